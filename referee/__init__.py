@@ -1,0 +1,29 @@
+"""rummiref's rules library: tiles and their notation, melds, rule presets, turn checking,
+scoring and an exact solver. Pure Python, no third-party dependencies.
+
+    >>> import referee
+    >>> referee.check_meld("R7 R8 J R10").ok
+    True
+    >>> str(referee.parse_table("r7 r8 r9 | k5 b5 o5"))
+    'R7 R8 R9 | K5 B5 O5'
+"""
+
+from .tiles import (COLOURS, JOKER, Colour, ImpossibleTilesError, Meld, NotationError,
+                    RummirefError, Table, Tile, all_tiles, check_counts, format_tiles,
+                    parse_table, parse_tiles)
+from .rules import DEFAULT_PRESET, PRESETS, Rules, UnknownRulesError, get_rules
+from .melds import MeldVerdict, check_meld, meld_points
+from .solver import Move, TableUnsolvableError, arrange, best_move, max_score
+from .turns import TurnVerdict, Violation, check_table, check_turn
+from .scoring import RoundResult, ScoringError, rack_value, settle_round
+
+__all__ = [
+    "COLOURS", "JOKER", "Colour", "ImpossibleTilesError", "Meld", "NotationError",
+    "RummirefError", "Table", "Tile", "all_tiles", "check_counts", "format_tiles",
+    "parse_table", "parse_tiles",
+    "DEFAULT_PRESET", "PRESETS", "Rules", "UnknownRulesError", "get_rules",
+    "MeldVerdict", "check_meld", "meld_points",
+    "Move", "TableUnsolvableError", "arrange", "best_move", "max_score",
+    "TurnVerdict", "Violation", "check_table", "check_turn",
+    "RoundResult", "ScoringError", "rack_value", "settle_round",
+]

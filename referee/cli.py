@@ -1,0 +1,210 @@
+"""The ``rummiref`` command.
+
+The referee's own subcommands live here; the tile reader and the web app add theirs through
+the ``rummiref.commands`` entry-point group, so a referee-only install never imports them.
+
+Exit codes: 0 valid / done, 1 invalid (a table, meld or turn that breaks the rules, or no
+arrangement), 2 bad input (notation, unknown preset, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib.metadata import entry_points
+from typing import Callable, Optional, Sequence
+
+from . import (PRESETS, DEFAULT_PRESET, RummirefError, arrange, best_move, check_table,
+               check_turn, get_rules, parse_table, parse_tiles, settle_round)
+
+EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _emit(args: argparse.Namespace, data: dict, text: str) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(text)
+
+
+def _text_arg(value: str) -> str:
+    """``-`` reads the argument from standard input (handy for long tables)."""
+    return sys.stdin.read() if value == "-" else value
+
+
+def _add_rules(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default=DEFAULT_PRESET, metavar="PRESET",
+                   help=f"rule preset: {', '.join(PRESETS)} (default {DEFAULT_PRESET})")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    verdict = check_table(_text_arg(args.table), rules)
+    lines = []
+    for v in verdict.melds:
+        lines.append(("ok   " if v.ok else "BAD  ") + v.reason)
+    data = verdict.to_dict()
+    if not verdict.melds:
+        lines.append("The table is empty (that is valid).")
+    if verdict.ok:
+        lines.append(f"Valid: {len(verdict.melds)} meld(s) under {rules.title}.")
+    else:
+        bad = len(verdict.invalid)
+        lines.append(f"Not valid: {bad} of {len(verdict.melds)} meld(s) break the rules.")
+        fix = arrange(verdict.table.tiles, rules)
+        data["valid_arrangement"] = str(fix) if fix is not None else None
+        if fix is not None:
+            lines.append(f"These tiles can be laid validly, for example: {fix}")
+        else:
+            lines.append("No valid arrangement of these tiles exists: restore the table and "
+                         f"draw {rules.failed_turn_draw}.")
+    _emit(args, data, "\n".join(lines))
+    return EXIT_OK if verdict.ok else EXIT_INVALID
+
+
+def cmd_arrange(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    tiles = parse_tiles(_text_arg(args.tiles))
+    table = arrange(tiles, rules)
+    data = {"tiles": [str(t) for t in tiles], "arrangeable": table is not None,
+            "table": str(table) if table is not None else None}
+    if table is None:
+        text = f"No: {len(tiles)} tiles cannot all be laid as valid melds."
+    else:
+        text = str(table) if len(table) else "(no tiles: nothing to arrange)"
+    _emit(args, data, text)
+    return EXIT_OK if table is not None else EXIT_INVALID
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    move = best_move(parse_table(_text_arg(args.table)), parse_tiles(args.rack), rules,
+                     opened=not args.not_opened)
+    if move.placed:
+        text = (f"Play {' '.join(map(str, move.placed))} ({len(move.placed)} tile(s)).\n"
+                f"Table after: {move.table}")
+    else:
+        text = "No tile can be played: draw a tile."
+    _emit(args, move.to_dict(), text)
+    return EXIT_OK
+
+
+def cmd_turn(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    v = check_turn(_text_arg(args.before), args.after, args.rack, rules=rules,
+                   opened=not args.not_opened, elapsed=args.elapsed)
+    _emit(args, v.to_dict(), v.summary())
+    return EXIT_OK if v.legal else EXIT_INVALID
+
+
+def _parse_rack_arg(item: str) -> tuple[str, str]:
+    if "=" not in item:
+        raise RummirefError(f"{item!r}: write each player as NAME=RACK, e.g. Ben=\"R5 K13 J\" or Cy=12")
+    name, rack = item.split("=", 1)
+    return name.strip(), rack.strip()
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    racks = dict(_parse_rack_arg(i) for i in args.racks)
+    result = settle_round(racks, args.winner, rules)
+    width = max(len(p) for p in result.scores)
+    lines = [f"{p:<{width}}  {s:+d}" for p, s in result.scores.items()]
+    lines += ["", *result.explanation, f"Total {result.total:+d} (every round sums to zero)"]
+    _emit(args, result.to_dict(), "\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_presets(args: argparse.Namespace) -> int:
+    data = {name: r.to_dict() for name, r in PRESETS.items()}
+    lines = []
+    for name, r in PRESETS.items():
+        default = " (default)" if name == DEFAULT_PRESET else ""
+        lines.append(f"{name}{default}: {r.title}\n  source: {r.source}")
+        lines += [f"  - {line}" for line in r.describe()]
+    _emit(args, data, "\n".join(lines))
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rummiref",
+        description="A table assistant for Rummikub. Tiles: K black, B blue, O orange (or Y), "
+                    "R red, then 1-13 (R7, K13); J is a joker. Melds are tiles in laid order; "
+                    "a table is melds separated by ' | '.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("check", help="is a table valid? (exit 0 valid, 1 invalid, 2 bad input)")
+    p.add_argument("table", help="melds separated by ' | ', e.g. 'R7 R8 J R10 | K5 B5 O5'; - reads stdin")
+    _add_rules(p)
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("arrange", help="can these tiles all be laid as valid melds?")
+    p.add_argument("tiles", help="tiles, e.g. 'R7 R8 R9 K5 B5 O5 J'; - reads stdin")
+    _add_rules(p)
+    p.set_defaults(func=cmd_arrange)
+
+    p = sub.add_parser("hint", help="the move that lays the most rack tiles")
+    p.add_argument("--table", required=True, help="the table now ('' for an empty table)")
+    p.add_argument("--rack", required=True, help="the tiles on your rack")
+    p.add_argument("--not-opened", action="store_true",
+                   help="you have not made your initial meld yet")
+    _add_rules(p)
+    p.set_defaults(func=cmd_hint)
+
+    p = sub.add_parser("turn", help="judge a turn from the table before and after it")
+    p.add_argument("--before", required=True, help="the table before the turn")
+    p.add_argument("--after", required=True, help="the table after the turn")
+    p.add_argument("--rack", help="the player's rack before the turn, if known")
+    p.add_argument("--not-opened", action="store_true",
+                   help="the player had not made the initial meld before this turn")
+    p.add_argument("--elapsed", type=float, help="seconds the turn took")
+    _add_rules(p)
+    p.set_defaults(func=cmd_turn)
+
+    p = sub.add_parser("score", help="score a round: losers pay their racks, the winner collects")
+    p.add_argument("racks", nargs="+", metavar="NAME=RACK",
+                   help="each player's rack as points or tiles: Ann=0 'Ben=R5 K13 J' Cy=12")
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--winner", help="the player who went out")
+    who.add_argument("--nobody", action="store_true",
+                     help="the pool ran out and nobody went out (scored by the preset's rule)")
+    _add_rules(p)
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("presets", help="list the rule presets and what each says")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_presets)
+
+    missing = []
+    for ep in sorted(entry_points(group="rummiref.commands"), key=lambda e: e.name):
+        try:
+            register: Callable = ep.load()
+        except ImportError as e:  # a part that is not installed keeps out of the way
+            missing.append(f"{ep.name} ({e})")
+            continue
+        register(sub)
+    if missing:
+        parser.epilog = "Commands not available in this install: " + ", ".join(missing)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(args.func(args) or 0)
+    except RummirefError as e:
+        print(f"rummiref: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,288 @@
+"""Tiles, melds and tables, and the text notation they share with the CLI, API and database.
+
+Notation: a tile is a colour letter and a number, ``R7``, ``K13``; ``J`` is a joker.
+Colours: ``K`` black, ``B`` blue, ``O`` orange (``Y`` for yellow is accepted and written
+back as ``O``), ``R`` red. A meld is tiles in the order they lie, separated by spaces
+(``R7 R8 J R10``). A table is melds separated by ``|`` or new lines.
+
+Parsing is forgiving about case, spacing and commas, strict about meaning: every error
+names the token that is wrong.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence, Union
+
+MIN_NUMBER = 1
+MAX_NUMBER = 13
+COPIES = 2  #: each coloured number exists twice in a set
+JOKERS = 2  #: a set holds two jokers
+
+
+class Colour(enum.Enum):
+    """The four tile colours, in notation order."""
+
+    BLACK = "K"
+    BLUE = "B"
+    ORANGE = "O"
+    RED = "R"
+
+    @property
+    def letter(self) -> str:
+        return self.value
+
+    @classmethod
+    def from_letter(cls, letter: str) -> "Colour":
+        letter = letter.upper()
+        if letter == "Y":  # yellow editions: the same colour slot as orange
+            letter = "O"
+        return _COLOUR_BY_LETTER[letter]
+
+
+_COLOUR_BY_LETTER = {c.value: c for c in Colour}
+COLOURS: tuple[Colour, ...] = tuple(Colour)
+
+
+class RummirefError(Exception):
+    """Base of every error the referee raises on purpose."""
+
+
+class NotationError(RummirefError, ValueError):
+    """Text that does not describe tiles, melds or a table.
+
+    ``token`` is the offending piece of text (or ``None`` when the problem is the whole text).
+    """
+
+    def __init__(self, message: str, token: str | None = None):
+        super().__init__(message)
+        self.token = token
+
+
+class ImpossibleTilesError(NotationError):
+    """Tiles that cannot all exist in one Rummikub set (a third R7, a third joker)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One tile: a coloured number, or a joker (``colour`` and ``number`` both ``None``)."""
+
+    colour: Colour | None
+    number: int | None
+
+    def __post_init__(self) -> None:
+        if (self.colour is None) != (self.number is None):
+            raise NotationError("a tile has both a colour and a number, or neither (a joker)")
+        if self.number is not None and not (MIN_NUMBER <= self.number <= MAX_NUMBER):
+            raise NotationError(
+                f"{self.colour.letter}{self.number}: numbers run from {MIN_NUMBER} to {MAX_NUMBER}",
+                f"{self.colour.letter}{self.number}",
+            )
+
+    @classmethod
+    def joker(cls) -> "Tile":
+        return JOKER
+
+    @classmethod
+    def parse(cls, token: str) -> "Tile":
+        """Parse one tile, ``r7``, ``K13``, ``Y5`` (= ``O5``), ``J``."""
+        return _parse_token(token)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.colour is None
+
+    @property
+    def face_value(self) -> int:
+        """The number printed on the tile; 0 for a joker (its worth depends on where it is)."""
+        return self.number or 0
+
+    def sort_key(self) -> tuple[int, int]:
+        if self.colour is None:
+            return (len(COLOURS), 0)
+        return (COLOURS.index(self.colour), self.number)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        if self.colour is None:
+            return "J"
+        return f"{self.colour.letter}{self.number}"
+
+    def __repr__(self) -> str:
+        return f"Tile({str(self)!r})"
+
+    def __lt__(self, other: "Tile") -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return self.sort_key() < other.sort_key()
+
+
+JOKER = Tile(None, None)
+
+_TOKEN_RE = re.compile(r"^([A-Za-z])\s*(\d+)$")
+_SPLIT_RE = re.compile(r"[\s,;]+")
+
+
+def _parse_token(token: str) -> Tile:
+    raw = token
+    token = token.strip()
+    if not token:
+        raise NotationError("empty tile", raw)
+    if token.upper() in ("J", "JOKER"):
+        return JOKER
+    m = _TOKEN_RE.match(token)
+    if not m:
+        raise NotationError(
+            f"{raw!r} is not a tile: write a colour letter (K, B, O, R; Y for orange) "
+            f"and a number 1-13, like R7, or J for a joker",
+            raw,
+        )
+    letter, digits = m.group(1).upper(), m.group(2)
+    if letter not in _COLOUR_BY_LETTER and letter != "Y":
+        raise NotationError(
+            f"{raw!r}: {letter!r} is not a colour (K black, B blue, O orange or Y, R red)", raw
+        )
+    number = int(digits)
+    if not (MIN_NUMBER <= number <= MAX_NUMBER):
+        raise NotationError(f"{raw!r}: tile numbers run from 1 to 13", raw)
+    return Tile(Colour.from_letter(letter), number)
+
+
+def all_tiles() -> tuple[Tile, ...]:
+    """The full 106-tile set: every coloured number twice, and two jokers."""
+    tiles = [Tile(c, n) for c in COLOURS for n in range(MIN_NUMBER, MAX_NUMBER + 1)
+             for _ in range(COPIES)]
+    return tuple(tiles) + (JOKER,) * JOKERS
+
+
+def check_counts(tiles: Iterable[Tile], what: str = "these tiles") -> None:
+    """Raise :class:`ImpossibleTilesError` if ``tiles`` hold a third copy of a tile or joker."""
+    seen: Counter[Tile] = Counter()
+    for tile in tiles:
+        seen[tile] += 1
+        limit = JOKERS if tile.is_joker else COPIES
+        if seen[tile] > limit:
+            if tile.is_joker:
+                msg = f"J: a third joker in {what}; a set has only {JOKERS}"
+            else:
+                msg = f"{tile}: a third {tile} in {what}; a set has only {COPIES} of each tile"
+            raise ImpossibleTilesError(msg, str(tile))
+
+
+TilesLike = Union[str, Iterable[Union["Tile", str]]]
+
+
+def parse_tiles(text: TilesLike, *, check: bool = True) -> tuple[Tile, ...]:
+    """Parse tiles in order: ``"R7 r8, J  R10"`` -> ``(R7, R8, J, R10)``.
+
+    Also takes an iterable of tiles or tokens. ``|`` is not allowed here (that is a table).
+    With ``check`` (the default), a third copy of a tile or a third joker is an error.
+    """
+    if isinstance(text, str):
+        if "|" in text or "\n" in text.strip():
+            raise NotationError(
+                "these are several melds (separated by | or new lines); give one list of tiles",
+                "|",
+            )
+        tokens: list = [t for t in _SPLIT_RE.split(text.strip()) if t]
+    else:
+        tokens = list(text)
+    tiles = tuple(t if isinstance(t, Tile) else _parse_token(str(t)) for t in tokens)
+    if check:
+        check_counts(tiles)
+    return tiles
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    return " ".join(str(t) for t in tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """Tiles as they lie on the table, in order. A meld need not be valid: see ``check_meld``."""
+
+    tiles: tuple[Tile, ...]
+
+    def __init__(self, tiles: TilesLike):
+        object.__setattr__(self, "tiles", parse_tiles(tiles, check=False))
+
+    @classmethod
+    def parse(cls, text: str) -> "Meld":
+        return cls(parse_tiles(text))
+
+    def __iter__(self) -> Iterator[Tile]:
+        return iter(self.tiles)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __getitem__(self, i: int) -> Tile:
+        return self.tiles[i]
+
+    def __str__(self) -> str:
+        return format_tiles(self.tiles)
+
+    def __repr__(self) -> str:
+        return f"Meld({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The melds on the table, in the order given. ``str()`` gives ``R7 R8 R9 | K5 B5 O5``."""
+
+    melds: tuple[Meld, ...]
+
+    def __init__(self, melds: Iterable[Union[Meld, TilesLike]] = ()):
+        ms = tuple(m if isinstance(m, Meld) else Meld(m) for m in melds)
+        object.__setattr__(self, "melds", tuple(m for m in ms if len(m)))
+
+    @classmethod
+    def parse(cls, text: str) -> "Table":
+        return parse_table(text)
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        return tuple(t for m in self.melds for t in m.tiles)
+
+    def __iter__(self) -> Iterator[Meld]:
+        return iter(self.melds)
+
+    def __len__(self) -> int:
+        return len(self.melds)
+
+    def __getitem__(self, i: int) -> Meld:
+        return self.melds[i]
+
+    def __str__(self) -> str:
+        return " | ".join(str(m) for m in self.melds)
+
+    def __repr__(self) -> str:
+        return f"Table({str(self)!r})"
+
+
+TableLike = Union[str, Table, Sequence[Union[Meld, TilesLike]]]
+
+
+def parse_table(text: TableLike, *, check: bool = True) -> Table:
+    """Parse a table: melds separated by ``|`` or new lines. An empty text is an empty table.
+
+    Also takes a :class:`Table` or a list of melds (each a Meld, a string or a list of tokens).
+    With ``check`` (the default) a third copy of a tile or a third joker anywhere on the
+    table is an error naming that tile.
+    """
+    if isinstance(text, Table):
+        table = text
+    elif isinstance(text, str):
+        parts = re.split(r"\s*(?:\||\r?\n)\s*", text.strip())
+        table = Table(Meld(parse_tiles(p, check=False)) for p in parts if p.strip())
+    else:
+        table = Table(text)
+    if check:
+        check_counts(table.tiles, "the table")
+    return table
+
+
+def tile_counter(tiles: Iterable[Tile]) -> Counter:
+    return Counter(tiles)

@@ -1,0 +1,78 @@
+"""The referee's command line: exit codes, text for people, JSON for programs."""
+
+import json
+import subprocess
+import sys
+
+
+from referee.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_valid_invalid_and_bad_input(capsys):
+    code, out, _ = run(capsys, "check", "R7 R8 J R10 | K5 B5 O5")
+    assert code == 0 and "Valid: 2 meld(s)" in out
+    code, out, _ = run(capsys, "check", "R7 R8 R9 | K5 B5")
+    assert code == 1 and "BAD  K5 B5: a meld needs at least 3 tiles" in out
+    assert "No valid arrangement" in out
+    code, out, err = run(capsys, "check", "R7 R8 R14")
+    assert code == 2 and "R14" in err and out == ""
+
+
+def test_check_suggests_a_valid_arrangement_of_the_same_tiles(capsys):
+    code, out, _ = run(capsys, "check", "R7 R8 | R9 K5 | B5 O5", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False
+    assert data["valid_arrangement"] is not None
+    assert sorted(data["valid_arrangement"].replace("|", " ").split()) == \
+        sorted("R7 R8 R9 K5 B5 O5".split())
+
+
+def test_arrange(capsys):
+    code, out, _ = run(capsys, "arrange", "R7 R8 R9 K5 B5 O5 J", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["arrangeable"]
+    code, out, _ = run(capsys, "arrange", "R7 R8 K1")
+    assert code == 1 and out.startswith("No")
+
+
+def test_hint(capsys):
+    code, out, _ = run(capsys, "hint", "--table", "R3 R4 R5", "--rack", "R6 K1 K2 K9", "--json")
+    data = json.loads(out)
+    assert code == 0 and [str(t) for t in data["placed"]] == ["R6"]
+    code, out, _ = run(capsys, "hint", "--table", "", "--rack", "R1 R2 R3", "--not-opened")
+    assert "No tile can be played" in out        # 6 points do not open
+
+
+def test_turn_and_score(capsys):
+    code, out, _ = run(capsys, "turn", "--before", "R3 R4 R5", "--after", "R3 R4 R5 R6",
+                       "--rack", "K1")
+    assert code == 1 and "R6 was added to the table but is not on the player's rack" in out
+    code, out, _ = run(capsys, "score", "--winner", "Ann", "Ann=0", "Ben=R5 K13 J", "Cy=12", "--json")
+    assert code == 0 and json.loads(out)["scores"] == {"Ann": 60, "Ben": -48, "Cy": -12}
+    code, out, err = run(capsys, "score", "--nobody", "Ann=3", "Ben=-4")
+    assert code == 2 and "cannot be worth -4" in err
+    code, out, err = run(capsys, "score", "--winner", "Ann", "Ann", "Ben=3")
+    assert code == 2 and "NAME=RACK" in err
+
+
+def test_unknown_preset_is_bad_input(capsys):
+    code, _, err = run(capsys, "check", "R1 R2 R3", "--rules", "klingon")
+    assert code == 2 and "unknown rule preset 'klingon'" in err and "sabra" in err
+
+
+def test_presets_lists_every_preset(capsys):
+    code, out, _ = run(capsys, "presets", "--json")
+    assert code == 0 and {"pressman-1998", "sabra", "sabra-way", "tournament"} <= set(json.loads(out))
+
+
+def test_console_script_is_installed():
+    out = subprocess.run([sys.executable, "-m", "referee", "check", "-"], input="K1 K2 K3\nB5 O5 R5",
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "Valid: 2 meld(s)" in out.stdout

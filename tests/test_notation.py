@@ -1,0 +1,70 @@
+import pytest
+
+import referee
+from referee import (JOKER, Colour, ImpossibleTilesError, Meld, NotationError, Table, Tile,
+                     parse_table, parse_tiles)
+
+
+def test_tiles_parse_and_round_trip():
+    tiles = parse_tiles("R7 r8, j  R10 k13 B1 O5")
+    assert [str(t) for t in tiles] == ["R7", "R8", "J", "R10", "K13", "B1", "O5"]
+    assert tiles[0] == Tile(Colour.RED, 7)
+    assert tiles[2] is JOKER and tiles[2].is_joker
+    assert parse_tiles(" ".join(map(str, tiles))) == tiles
+
+
+def test_yellow_is_an_alias_for_orange_and_is_written_back_as_orange():
+    assert parse_tiles("Y5 y12") == parse_tiles("O5 O12")
+    assert str(Tile.parse("Y5")) == "O5"
+
+
+def test_table_separators_and_round_trip():
+    t = parse_table("r7 r8 r9 | k5  b5 o5\nJ B2 B3")
+    assert str(t) == "R7 R8 R9 | K5 B5 O5 | J B2 B3"
+    assert parse_table(str(t)) == t
+    assert len(t) == 3 and len(t.tiles) == 9
+    assert parse_table("") == Table() and str(Table()) == ""
+    assert parse_table([["R1", "R2", "R3"], "K4 K5 K6"]) == parse_table("R1 R2 R3 | K4 K5 K6")
+
+
+@pytest.mark.parametrize("text, token", [
+    ("R14", "R14"), ("X3", "X3"), ("R0", "R0"), ("R7 K", "K"), ("R-1", "R-1"), ("77", "77"),
+    ("R7 R8 ☃", "☃"),
+])
+def test_bad_tokens_are_named(text, token):
+    with pytest.raises(NotationError) as e:
+        parse_tiles(text)
+    assert e.value.token == token
+    assert token in str(e.value)
+
+
+def test_third_copy_and_third_joker_in_a_table_are_errors_naming_the_tile():
+    with pytest.raises(ImpossibleTilesError) as e:
+        parse_table("R7 R8 R9 | R7 K7 B7 | O7 R7 K7")
+    assert e.value.token == "R7" and "third R7" in str(e.value)
+    with pytest.raises(ImpossibleTilesError) as e:
+        parse_table("J R2 R3 | J K5 B5 | J O1 O2")
+    assert e.value.token == "J" and "third joker" in str(e.value)
+    # two copies are fine
+    assert len(parse_table("R7 R8 R9 | R7 K7 B7").tiles) == 6
+
+
+def test_a_rack_is_not_a_table():
+    with pytest.raises(NotationError):
+        parse_tiles("R1 R2 R3 | K1 K2 K3")
+
+
+def test_value_types_are_immutable_and_hashable():
+    m = Meld("R7 R8 R9")
+    with pytest.raises(AttributeError):
+        m.tiles = ()
+    with pytest.raises(AttributeError):
+        JOKER.number = 5
+    assert {Tile.parse("R7"), Tile.parse("r7")} == {Tile.parse("R7")}
+    assert hash(parse_table("R1 R2 R3")) == hash(parse_table("r1 r2 r3"))
+
+
+def test_full_set():
+    tiles = referee.all_tiles()
+    assert len(tiles) == 106 and sum(t.is_joker for t in tiles) == 2
+    referee.check_counts(tiles)  # the full set itself is possible
