@@ -1,0 +1,66 @@
+"""The table's turn timer: shared by every phone, warns before the end, shows the penalty."""
+
+from __future__ import annotations
+
+from browser_helpers import api_get, create_game, expect
+
+RECORD_VIBRATION = """
+  window.__vibrations = [];
+  Object.defineProperty(Navigator.prototype, 'vibrate', {configurable: true,
+    value: function (pattern) { window.__vibrations.push(pattern); return true; }});
+"""
+
+
+def test_timer_warns_then_shows_the_penalty_on_every_phone(server, phones):
+    owner, viewer = phones("owner"), phones("viewer")
+    page = owner.page
+    page.add_init_script(RECORD_VIBRATION)
+    page.clock.install()  # the test moves the owner's clock forward instead of waiting a minute
+    gid = create_game(page, server.url, ["Ann", "Ben", "Cy"], preset="sabra")
+    viewer.page.goto(f"{server.url}/games/{gid}")
+    expect(viewer.page.locator("#live")).to_have_attribute("data-state", "live")
+
+    expect(page.locator("#timer-player")).to_have_text("Ann")
+    expect(page.locator("#timer-clock")).to_have_text("1:00")
+    page.click("#timer-face")  # tap: Ann's turn starts
+    expect(page.locator("#timer")).to_have_attribute("data-state", "running")
+    page.click("#timer-next")
+    expect(page.locator("#timer-player")).to_have_text("Ben")
+    # Every phone agrees on whose turn it is.
+    expect(viewer.page.locator("#timer-player")).to_have_text("Ben", timeout=1000)
+    expect(viewer.page.locator("#timer")).to_have_attribute("data-state", "running")
+
+    page.clock.fast_forward("00:51")
+    expect(page.locator("#timer-clock")).to_have_text("0:09")
+    expect(page.locator("#timer")).to_have_class("card timer warn")
+    expect(page.locator("#timer-penalty")).to_be_hidden()
+    assert page.evaluate("window.__vibrations.length") == 1
+    owner.shot("timer-warning", full_page=False)
+
+    page.clock.fast_forward("00:10")
+    expect(page.locator("#timer-clock")).to_have_text("0:00")
+    expect(page.locator("#timer")).to_have_class("card timer expired")
+    penalty = api_get(server.url, f"/api/games/{gid}")["rules"]["timeout_penalty"]
+    assert "draw 3" in penalty
+    expect(page.locator("#timer-penalty")).to_have_text(f"Time is up for Ben. Penalty: {penalty}")
+    assert page.evaluate("window.__vibrations.length") == 2
+    owner.shot("timer-expired", full_page=False)
+
+    # Next player: a fresh minute, no warning, no penalty.
+    page.click("#timer-face")
+    expect(page.locator("#timer-player")).to_have_text("Cy")
+    expect(page.locator("#timer-clock")).to_have_text("1:00")
+    expect(page.locator("#timer-penalty")).to_be_hidden()
+    expect(viewer.page.locator("#timer-player")).to_have_text("Cy", timeout=1000)
+    page.click("#timer-pause")
+    expect(viewer.page.locator("#timer")).to_have_attribute("data-state", "paused", timeout=1000)
+
+
+def test_preset_without_timer_counts_up(server, phones):
+    owner = phones("owner")
+    page = owner.page
+    create_game(page, server.url, ["Ann", "Ben"], preset="pressman-1998")
+    expect(page.locator("#timer-hint")).to_contain_text("no turn limit")
+    page.click("#timer-face")
+    expect(page.locator("#timer")).to_have_attribute("data-state", "running")
+    expect(page.locator("#timer")).not_to_have_class("card timer warn")

@@ -1,0 +1,194 @@
+"""Against a real server (waitress, as ``rummiref serve`` runs it): phones posting at the same
+moment, and live updates over server-sent events. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from webapp.testing import LiveServer
+from webhelpers import SSEClient, http_request, unique_key
+
+
+def create(url, players=("Ann", "Ben", "Cy"), **extra):
+    status, _, data = http_request(url + "/api/games", "POST", {"players": list(players), **extra})
+    assert status == 201, data
+    return data["id"], {"Authorization": f"Bearer {data['token']}"}
+
+
+def run_together(n, fn):
+    """Run ``fn(i)`` in n threads released at the same moment; return results by i."""
+    barrier = threading.Barrier(n)
+    results = [None] * n
+    errors = []
+
+    def worker(i):
+        try:
+            barrier.wait(10)
+            results[i] = fn(i)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    return results
+
+
+def test_phones_posting_at_the_same_moment_lose_nothing(live):
+    gid, auth = create(live.url)
+    phones, per_phone = 6, 4
+
+    def phone(i):
+        out = []
+        for k in range(per_phone):
+            body = {"winner": "Ann", "racks": {"Ben": i + 1, "Cy": k + 1}}
+            out.append(http_request(f"{live.url}/api/games/{gid}/rounds", "POST", body,
+                                    {**auth, "X-Rummiref-Device": f"phone {i}"}))
+        return out
+
+    results = run_together(phones, phone)
+    statuses = [s for res in results for s, _, _ in res]
+    assert statuses == [201] * (phones * per_phone)
+    numbers = sorted(d["round"]["number"] for res in results for _, _, d in res)
+    assert numbers == list(range(1, phones * per_phone + 1))  # unique, no gaps
+    _, _, game = http_request(f"{live.url}/api/games/{gid}")
+    assert len(game["rounds"]) == phones * per_phone
+    expected_ben = -sum(i + 1 for i in range(phones)) * per_phone
+    expected_cy = -sum(k + 1 for k in range(per_phone)) * phones
+    assert game["totals"] == {"Ann": -expected_ben - expected_cy, "Ben": expected_ben,
+                              "Cy": expected_cy}
+    # Every round is in the audit trail once.
+    _, _, audit = http_request(f"{live.url}/api/games/{gid}/audit")
+    added = [e["round"] for e in audit["entries"] if e["action"] == "add-round"]
+    assert sorted(added) == numbers
+
+
+def test_the_same_retry_from_several_phones_counts_once(live):
+    gid, auth = create(live.url)
+    key = unique_key()
+    body = {"winner": "Ben", "racks": {"Ann": 4, "Cy": 6}}
+    results = run_together(5, lambda i: http_request(
+        f"{live.url}/api/games/{gid}/rounds", "POST", body, {**auth, "Idempotency-Key": key}))
+    assert [s for s, _, _ in results] == [201] * 5
+    assert len({d["round"]["number"] for _, _, d in results}) == 1
+    replayed = [h.get("Idempotent-Replayed") for _, h, _ in results]
+    assert replayed.count("true") == 4
+    _, _, game = http_request(f"{live.url}/api/games/{gid}")
+    assert len(game["rounds"]) == 1 and game["totals"]["Ben"] == 10
+
+
+def test_a_new_round_reaches_another_phone_within_a_second(live):
+    gid, auth = create(live.url)
+    viewer = SSEClient(f"{live.url}/api/games/{gid}/events")
+    try:
+        assert viewer.status == 200 and viewer.content_type.startswith("text/event-stream")
+        hello = viewer.wait_for("hello")
+        assert hello["data"]["game"]["id"] == gid and hello["data"]["version"] == 1
+        for n in range(1, 4):
+            t0 = time.monotonic()
+            status, _, _ = http_request(f"{live.url}/api/games/{gid}/rounds", "POST",
+                                        {"winner": "Ann", "racks": {"Ben": n, "Cy": 1}}, auth)
+            assert status == 201
+            ev = viewer.wait_for("round-added", timeout=2)
+            took = time.monotonic() - t0
+            assert took < 1.0, f"round {n} took {took:.3f} s to arrive"
+            assert ev["data"]["round"]["number"] == n
+            assert ev["data"]["round"]["scores"] == {"Ann": n + 1, "Ben": -n, "Cy": -1}
+            assert int(ev["id"]) == ev["data"]["version"]
+        # Edit, undo and the timer arrive too, in order.
+        http_request(f"{live.url}/api/games/{gid}/rounds/3", "PUT",
+                     {"winner": "Cy", "racks": {"Ann": 2, "Ben": 2}}, auth)
+        ev = viewer.wait_for("round-edited", timeout=2)
+        assert ev["data"]["round"]["winner"] == "Cy" and ev["data"]["before"]["winner"] == "Ann"
+        http_request(f"{live.url}/api/games/{gid}/rounds/3", "DELETE", None, auth)
+        ev = viewer.wait_for("round-undone", timeout=2)
+        assert ev["data"]["round"]["number"] == 3 and ev["data"]["next_starter"] == "Cy"
+        http_request(f"{live.url}/api/games/{gid}/timer", "POST", {"action": "start"}, auth)
+        ev = viewer.wait_for("timer", timeout=2)
+        assert ev["data"]["timer"]["state"] == "running" and ev["data"]["timer"]["player"] == "Cy"
+    finally:
+        viewer.close()
+
+
+def test_a_reconnecting_phone_gets_what_it_missed(live):
+    gid, auth = create(live.url)
+    for n in range(3):
+        http_request(f"{live.url}/api/games/{gid}/rounds", "POST",
+                     {"winner": "Ann", "racks": {"Ben": n, "Cy": 1}}, auth)
+    # Versions: 1 game created, 2-4 rounds. A phone that saw version 2 reconnects.
+    viewer = SSEClient(f"{live.url}/api/games/{gid}/events", headers={"Last-Event-ID": "2"})
+    try:
+        a = viewer.wait_for("round-added")
+        b = viewer.wait_for("round-added")
+        assert (a["id"], b["id"]) == ("3", "4")
+        assert [a["data"]["round"]["number"], b["data"]["round"]["number"]] == [2, 3]
+    finally:
+        viewer.close()
+    status, _, err = http_request(f"{live.url}/api/games/{gid}/events?after=x")
+    assert status == 400 and "version" in err["error"]
+    status, _, _ = http_request(f"{live.url}/api/games/nope/events")
+    assert status == 404
+
+
+def test_updates_cross_server_processes(make_app):
+    """Two servers on one database (as with several worker processes): a round entered on one
+    reaches a phone listening on the other within a second (the database poll path)."""
+    a, b = make_app(), make_app()
+    with LiveServer(a) as server_a, LiveServer(b) as server_b:
+        gid, auth = create(server_a.url)
+        viewer = SSEClient(f"{server_b.url}/api/games/{gid}/events")
+        try:
+            viewer.wait_for("hello")
+            for n in range(1, 3):
+                t0 = time.monotonic()
+                status, _, _ = http_request(f"{server_a.url}/api/games/{gid}/rounds", "POST",
+                                            {"winner": "Cy", "racks": {"Ann": n, "Ben": 2}}, auth)
+                assert status == 201
+                ev = viewer.wait_for("round-added", timeout=2)
+                took = time.monotonic() - t0
+                assert took < 1.0, f"took {took:.3f} s"
+                assert ev["data"]["round"]["number"] == n
+        finally:
+            viewer.close()
+
+
+def test_too_many_streams_get_busy_and_retry_later(make_app):
+    app = make_app(SSE_MAX_STREAMS=1)
+    with LiveServer(app) as server:
+        gid, _ = create(server.url)
+        first = SSEClient(f"{server.url}/api/games/{gid}/events")
+        second = None
+        try:
+            first.wait_for("hello")
+            second = SSEClient(f"{server.url}/api/games/{gid}/events")
+            ev = second.wait_for("busy")
+            assert "retrying" in ev["data"]["error"]
+            assert second.next_event(2) is None  # the busy stream ends; the browser retries
+        finally:
+            first.close()
+            if second:
+                second.close()
+
+
+def test_two_server_processes_posting_at_once_lose_nothing(make_app):
+    """Phones on two servers sharing one database (no shared in-process lock): the database
+    itself (SQLite's write lock, PostgreSQL's row lock) keeps round numbers unique."""
+    a, b = make_app(), make_app()
+    with LiveServer(a) as sa, LiveServer(b) as sb:
+        gid, auth = create(sa.url)
+        urls = [sa.url, sb.url]
+
+        def phone(i):
+            return [http_request(f"{urls[i % 2]}/api/games/{gid}/rounds", "POST",
+                                 {"winner": "Cy", "racks": {"Ann": i, "Ben": k}}, auth)[0]
+                    for k in range(3)]
+
+        statuses = [s for res in run_together(6, phone) for s in res]
+        assert statuses == [201] * 18
+        _, _, game = http_request(f"{sb.url}/api/games/{gid}")
+        assert [r["number"] for r in game["rounds"]] == list(range(1, 19))
+        assert game["totals"]["Cy"] == sum(range(6)) * 3 + 6 * sum(range(3))

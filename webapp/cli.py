@@ -1,0 +1,181 @@
+"""``rummiref serve`` and ``rummiref init-db``.
+
+Registered through the ``rummiref.commands`` entry point; ``register`` imports nothing heavy,
+Flask, SQLAlchemy and waitress load only when a command runs. Also runnable on its own:
+``python -m webapp.cli serve --port 5000``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Optional, Sequence
+
+
+def _add_db_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--instance", metavar="DIR",
+                   help="folder for the database and secret key (default: $RUMMIREF_INSTANCE, "
+                        "else a per-user data folder such as ~/.local/share/rummiref)")
+    p.add_argument("--database-url", metavar="URL",
+                   help="SQLAlchemy URL (default: $DATABASE_URL, else SQLite in the instance "
+                        "folder); e.g. postgresql://user@host/rummiref")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "serve", help="serve the phone scoresheet (and its JSON API) on the local network",
+        description="Serve the phone scoresheet. Phones at the table open the printed URL; "
+                    "use --host 0.0.0.0 so they can reach it over Wi-Fi.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this computer only; "
+                        "0.0.0.0 for every network interface)")
+    p.add_argument("--port", type=int, default=5000, help="TCP port (default 5000; 0: any free port)")
+    p.add_argument("--threads", type=int, default=128,
+                   help="server threads; each phone's open live-update stream holds one "
+                        "(default 128)")
+    p.add_argument("--camera", metavar="SOURCE",
+                   help="camera for the live referee (a device number, file or URL)")
+    p.add_argument("--demo", action="store_true",
+                   help="run the live referee on the bundled demo footage")
+    p.add_argument("--game", metavar="ID",
+                   help="with --camera: the game the camera referees (default: the most "
+                        "recently updated one)")
+    _add_db_options(p)
+    p.set_defaults(func=cmd_serve)
+
+    p = subparsers.add_parser("init-db", help="create or upgrade the scoresheet's database")
+    _add_db_options(p)
+    p.set_defaults(func=cmd_init_db)
+
+
+def _config(args: argparse.Namespace) -> dict:
+    cfg: dict = {}
+    if args.instance:
+        cfg["INSTANCE_PATH"] = os.path.abspath(os.path.expanduser(args.instance))
+    if args.database_url:
+        cfg["DATABASE_URL"] = args.database_url
+    return cfg
+
+
+def _describe_db(app) -> str:
+    url = app.extensions["rummiref"]["engine"].url
+    if url.get_backend_name() == "sqlite":
+        return f"SQLite {url.database}"
+    return url.render_as_string(hide_password=True)
+
+
+def _lan_address() -> Optional[str]:
+    """This computer's address on the local network (no packet is sent)."""
+    import socket
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        addr = s.getsockname()[0]
+        return None if addr.startswith("127.") else addr
+    except OSError:
+        return None
+    finally:
+        s.close()
+
+
+def cmd_init_db(args: argparse.Namespace) -> int:
+    from . import create_app, db
+
+    cfg = _config(args)
+    cfg["AUTO_MIGRATE"] = False
+    cfg["PAGES"] = False
+    app = create_app(cfg)
+    engine = app.extensions["rummiref"]["engine"]
+    before = db.current_revision(engine)
+    db.upgrade(engine)
+    after = db.current_revision(engine)
+    where = _describe_db(app)
+    if before == after:
+        print(f"The database is up to date (revision {after}): {where}")
+    else:
+        print(f"Database ready (revision {before or 'none'} -> {after}): {where}")
+    engine.dispose()
+    return 0
+
+
+def _live_referee(app, args: argparse.Namespace):
+    """Start the live referee when asked; returns what ``live.attach`` started (or None)."""
+    if not (args.camera or args.demo):
+        return None
+    try:
+        from . import live  # the live referee (camera + rules), added by a later part
+    except ModuleNotFoundError as e:
+        if e.name != f"{__package__}.live":
+            raise
+        what = "--demo" if args.demo else f"--camera {args.camera}"
+        print(f"rummiref: the live referee is not installed yet, so {what} is ignored; "
+              f"serving the scoresheet only.", file=sys.stderr)
+        return None
+    kwargs = {"game": args.game} if getattr(args, "game", None) else {}
+    return live.attach(app, camera=args.camera, demo=args.demo, **kwargs)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from waitress.server import create_server
+
+    from . import create_app
+
+    if not 0 <= args.port < 65536:
+        print(f"rummiref: --port must be 1-65535 (0: any free port), not {args.port}",
+              file=sys.stderr)
+        return 2
+    threads = max(4, args.threads)
+    cfg = _config(args)
+    # Keep a few threads for ordinary requests however many phones hold live streams open.
+    cfg["SSE_MAX_STREAMS"] = max(1, threads - 8)
+    app = create_app(cfg)
+    started = _live_referee(app, args)
+    try:
+        server = create_server(app, host=args.host, port=args.port, threads=threads,
+                               ident="rummiref", channel_timeout=120,
+                               # each phone holds an event stream and a request connection
+                               connection_limit=max(100, threads * 4),
+                               max_request_body_size=16 * 1024 * 1024,
+                               clear_untrusted_proxy_headers=True)
+    except OSError as e:
+        print(f"rummiref: cannot listen on {args.host}:{args.port}: {e.strerror or e}. "
+              f"Is another server using that port? Try --port {args.port + 1}.", file=sys.stderr)
+        return 1
+    port = server.effective_port
+    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    print(f"rummiref scoresheet: http://{shown_host}:{port}/", flush=True)
+    if args.host in ("0.0.0.0", "::", ""):
+        lan = _lan_address()
+        if lan:
+            print(f"  phones on this network: http://{lan}:{port}/", flush=True)
+    elif args.host.startswith("127.") or args.host == "localhost":
+        print("  (only this computer can connect; use --host 0.0.0.0 for phones on the "
+              "network)", flush=True)
+    print(f"  database: {_describe_db(app)}", flush=True)
+    if isinstance(started, dict) and started.get("url"):  # the demo game
+        base = f"http://{shown_host}:{port}"
+        print(f"  live referee demo: {base}{started['url']}", flush=True)
+        print(f"  its scoresheet, with the edit token: {base}/games/{started['game']}"
+              f"#token={started['token']}", flush=True)
+    print("  press Ctrl+C to stop", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        app.extensions["rummiref"]["engine"].dispose()
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m webapp.cli")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

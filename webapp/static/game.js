@@ -1,0 +1,565 @@
+/* rummiref game sheet: live updates (server-sent events), round entry with the tile keypad,
+   edit / undo, the shared turn timer and the share panel.
+
+   Scores are never computed here: the server scores every round (referee.settle_round) and
+   this page shows what it answers. The sheet itself is rendered by the server's autoescaped
+   templates; this script swaps in the fresh copy (parsed by DOMParser, whose scripts never
+   run) and writes any data of its own with textContent only. */
+"use strict";
+
+(() => {
+  const { el, api, showError } = RR;
+  const body = document.body;
+  const gameId = body.dataset.gameId;
+  const apiBase = "/api/games/" + encodeURIComponent(gameId);
+  const sheetUrl = body.dataset.sheetUrl;
+  const $ = (id) => document.getElementById(id);
+
+  // --- the owner token: from the owner link's fragment, then from this phone's storage ------------
+  const hash = new URLSearchParams(window.location.hash.slice(1));
+  if (hash.get("token")) {
+    RR.setToken(gameId, hash.get("token"));
+    // Drop the token from the address bar and history at once.
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+  }
+  const token = RR.getToken(gameId);
+  const isOwner = !!token;
+  body.classList.toggle("is-owner", isOwner);
+  $("role").textContent = isOwner ? "You can edit" : "View only";
+  $("role").classList.toggle("owner", isOwner);
+
+  let game = null;
+
+  async function loadGame() {
+    try {
+      game = await api("GET", apiBase);
+      want(game.version);
+      onGame();
+    } catch (e) { /* the sheet on screen stays; the next event or "online" retries */ }
+  }
+
+  function onGame() {
+    if (!game) return;
+    $("next-round-no").textContent = String(game.next_round);
+    if (game.timer) setTimer(game.timer);
+    const players = game.players.map((p) => p.name);
+    if (isOwner) RR.setToken(gameId, token, players);
+  }
+
+  // --- the sheet: refetched whenever the game changes -------------------------------------------
+  // `wanted` is the newest game version an event announced; the sheet carries the version it
+  // shows. A refresh that fails (Wi-Fi gone for a moment) tries again until they match.
+  let sheetBusy = false, sheetAgain = false, wanted = 0, retryTimer = null;
+
+  function shownVersion() {
+    const s = $("sheet");
+    return s ? parseInt(s.dataset.version || "0", 10) : 0;
+  }
+
+  function want(version) {
+    if (typeof version === "number" && version > wanted) wanted = version;
+  }
+
+  async function refreshSheet() {
+    if (sheetBusy) { sheetAgain = true; return; }
+    sheetBusy = true;
+    clearTimeout(retryTimer);
+    let failed = false;
+    try {
+      do {
+        sheetAgain = false;
+        const resp = await fetch(sheetUrl, { cache: "no-store" });
+        if (!resp.ok) { failed = resp.status >= 500; break; }
+        const doc = new DOMParser().parseFromString(await resp.text(), "text/html");
+        const fresh = doc.getElementById("sheet");
+        const old = $("sheet");
+        if (!fresh || !old) break;
+        const open = Array.from(old.querySelectorAll("details.round[open]"), (d) => d.id);
+        const adopted = document.adoptNode(fresh);
+        for (const id of open) {
+          const d = adopted.querySelector("#" + CSS.escape(id));
+          if (d) d.open = true;
+        }
+        old.replaceWith(adopted);
+        if (shownVersion() < wanted) sheetAgain = true;  // an older copy raced a newer event
+      } while (sheetAgain);
+    } catch (e) {
+      failed = true;  // no connection: keep what is shown and try again shortly
+    } finally {
+      sheetBusy = false;
+    }
+    if (failed) retryTimer = setTimeout(refreshSheet, 1000);
+  }
+
+  // --- live updates -------------------------------------------------------------------------------
+  const live = $("live");
+  let source = null;
+
+  function setLive(state, text) { live.dataset.state = state; live.textContent = text; }
+
+  function connect() {
+    if (source) source.close();
+    source = new EventSource(apiBase + "/events");
+    source.onopen = () => setLive("live", "live");
+    source.onerror = () => {
+      setLive("down", "reconnecting…");
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+    };
+    source.addEventListener("hello", (ev) => {
+      setLive("live", "live");
+      const data = parse(ev);
+      if (data && data.game) { game = data.game; want(data.game.version); onGame(); }
+      refreshSheet();
+    });
+    for (const type of ["round-added", "round-edited", "round-undone"]) {
+      source.addEventListener(type, (ev) => {
+        const data = parse(ev);
+        if (data) want(data.version);
+        refreshSheet();
+        loadGame();
+      });
+    }
+    source.addEventListener("timer", (ev) => {
+      const data = parse(ev);
+      if (data && data.timer) setTimer(data.timer);
+    });
+  }
+
+  function parse(ev) { try { return JSON.parse(ev.data); } catch (e) { return null; } }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") { refreshSheet(); loadGame(); }
+  });
+  window.addEventListener("online", () => { refreshSheet(); loadGame(); });
+
+  // --- round entry ----------------------------------------------------------------------------------
+  const entryBox = $("entry");
+  const entryError = $("entry-error");
+  const saveBtn = $("entry-save");
+  const PENDING = "rummiref:pending:" + gameId;
+  let entry = null;  // {mode, number, winner (undefined: not chosen; null: nobody), racks, key}
+  let previewOk = true;
+
+  function playerNames() {
+    return game ? game.players.slice().sort((a, b) => a.seat - b.seat).map((p) => p.name) : [];
+  }
+
+  function openEntry(mode, round) {
+    if (!game) return;
+    const names = playerNames();
+    entry = { mode, number: round ? round.number : game.next_round, winner: undefined, racks: {},
+              key: RR.randomKey(), active: null };
+    for (const p of names) entry.racks[p] = { points: "", tiles: [], value: null, problem: "" };
+    if (round) {
+      entry.winner = round.went_out ? round.winner : null;
+      for (const p of names) {
+        const r = round.racks ? round.racks[p] : null;
+        if (typeof r === "number") entry.racks[p].points = String(r);
+        else if (typeof r === "string" && /^\s*\d+\s*$/.test(r)) entry.racks[p].points = r.trim();
+        else if (typeof r === "string" && r.trim()) entry.racks[p].tiles = r.trim().split(/\s+/);
+      }
+    }
+    $("entry-title").textContent = (mode === "edit" ? "Edit round " : "Round ") + entry.number;
+    saveBtn.textContent = mode === "edit" ? "Save changes" : "Save round";
+    showError(entryError, "");
+    renderWinners();
+    renderRacks();
+    entryBox.hidden = false;
+    $("new-round").hidden = true;
+    entryBox.scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  function closeEntry() {
+    entry = null;
+    entryBox.hidden = true;
+    $("new-round").hidden = false;
+    $("rack-cards").replaceChildren();
+  }
+
+  function renderWinners() {
+    const box = $("winner-choices");
+    box.replaceChildren();
+    for (const p of playerNames()) {
+      box.append(el("button", { type: "button", class: "btn winner-choice", "aria-pressed": String(entry.winner === p),
+        dataset: { player: p }, onclick: () => chooseWinner(p) }, p));
+    }
+    box.append(el("button", { type: "button", class: "btn nobody", "aria-pressed": String(entry.winner === null),
+      onclick: () => chooseWinner(null) }, "Nobody went out (pool empty)"));
+  }
+
+  function chooseWinner(p) {
+    entry.winner = p;
+    if (p !== null) entry.racks[p] = { points: "", tiles: [], value: null, problem: "" };
+    renderWinners();
+    renderRacks();
+    const first = $("rack-cards").querySelector(".rack-points");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  function neededPlayers() {
+    if (entry.winner === undefined) return [];
+    return playerNames().filter((p) => p !== entry.winner);
+  }
+
+  function renderRacks() {
+    const cards = $("rack-cards");
+    const need = neededPlayers();
+    $("step-racks").hidden = need.length === 0;
+    $("racks-q").textContent = entry.winner === null
+      ? "Nobody went out: what is left on every rack?"
+      : "What is left on each loser's rack? Points, or tap Tiles.";
+    // Cards are filled in place when the same players are asked for: the open keypad is never
+    // taken out of the page, so a tap whose press and release straddle a redraw still lands.
+    const shown = Array.from(cards.children);
+    if (shown.length === need.length && shown.every((c, i) => c.dataset.player === need[i])) {
+      shown.forEach((c, i) => fillCard(c, need[i]));
+    } else {
+      cards.replaceChildren(...need.map((p) => fillCard(el("div", { dataset: { player: p } }), p)));
+    }
+    updateSave();
+  }
+
+  function fillCard(card, p) {
+    const st = entry.racks[p];
+    const points = el("input", { class: "rack-points", type: "text", inputmode: "numeric", pattern: "[0-9]*",
+      maxlength: "4", autocomplete: "off", "aria-label": p + " rack points", placeholder: "pts",
+      dataset: { player: p } });
+    points.value = st.tiles.length ? (st.value === null ? "" : String(st.value)) : st.points;
+    points.disabled = st.tiles.length > 0;
+    points.addEventListener("input", () => {
+      points.value = points.value.replace(/[^0-9]/g, "");
+      st.points = points.value;
+      showError(entryError, "");
+      updateSave();
+    });
+    points.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter") return;
+      const all = Array.from($("rack-cards").querySelectorAll(".rack-points:not(:disabled)"));
+      const next = all[all.indexOf(points) + 1];
+      if (next) next.focus(); else if (!saveBtn.disabled) saveBtn.click();
+    });
+    const toggle = el("button", { type: "button", class: "btn small rack-tiles-toggle",
+      "aria-expanded": String(entry.active === p), dataset: { player: p } }, entry.active === p ? "Done" : "Tiles");
+    toggle.addEventListener("click", () => {
+      entry.active = entry.active === p ? null : p;
+      renderRacks();
+    });
+    const pad = entry.active === p ? keypad(p) : null;
+    for (const child of Array.from(card.children)) if (child !== pad) child.remove();
+    card.className = "rack-card" + (pad ? " active" : "");
+    const parts = [el("div", { class: "rack-head" }, el("span", { class: "rack-name" }, p), points, toggle)];
+    const photo = photoRack(p);
+    if (photo && !st.tiles.length && st.points === "") {
+      parts.push(el("button", { type: "button", class: "btn small photo-rack", dataset: { player: p },
+        onclick: () => {
+          st.tiles = photo.tiles.split(/\s+/).filter(Boolean);
+          forgetPhotoRack(p);
+          tilesChanged(p);
+        } }, "Use the rack from the photo: " + photo.tiles));
+    }
+    if (st.tiles.length) {
+      const chips = el("div", { class: "picked", "aria-label": p + " tiles" });
+      st.tiles.forEach((t, i) => {
+        const colour = t === "J" ? "J" : t[0];
+        chips.append(el("button", { type: "button", class: "chip c-" + colour, title: "Remove " + t,
+          "aria-label": "Remove " + t, onclick: () => { st.tiles.splice(i, 1); tilesChanged(p); } }, t));
+      });
+      const pv = el("p", { class: "preview", dataset: { player: p } });
+      showPreview(pv, st);
+      parts.push(chips, el("p", { class: "notation", dataset: { player: p } }, st.tiles.join(" ")), pv);
+    }
+    if (pad && pad.parentNode === card) pad.before(...parts);
+    else card.append(...parts, ...(pad ? [pad] : []));
+    return card;
+  }
+
+  /* A rack the camera page (webapp.live) read from a photo of this player's rack, if any. */
+  function photoRackKey(p) { return "rummiref:rack:" + gameId + ":" + p; }
+  function photoRack(p) {
+    try {
+      const r = JSON.parse(localStorage.getItem(photoRackKey(p)) || "null");
+      return r && typeof r.tiles === "string" && r.tiles.trim() ? r : null;
+    } catch (e) { return null; }
+  }
+  function forgetPhotoRack(p) { try { localStorage.removeItem(photoRackKey(p)); } catch (e) { /* ignore */ } }
+
+  function showPreview(pv, st) {
+    pv.classList.toggle("error", Boolean(st.problem));
+    const n = st.tiles.length + (st.tiles.length === 1 ? " tile" : " tiles");
+    if (st.problem) pv.textContent = st.problem;
+    else if (st.value !== null) pv.textContent = n + " = " + st.value + (st.value === 1 ? " point" : " points");
+    else pv.textContent = n + " (the total is worked out when you save)";
+  }
+
+  /* Put the server's answer into the player's card without rebuilding the cards: a rebuild
+     under a finger that is on its way down to the next key would lose that tap, and would take
+     the cursor out of another player's points box. */
+  function refreshPreview(p) {
+    const st = entry.racks[p];
+    const pv = Array.from($("rack-cards").querySelectorAll(".preview")).find((x) => x.dataset.player === p);
+    if (pv) showPreview(pv, st); else renderRacks();
+  }
+
+  let keypadColour = "K";
+  /* The open keypad is built once per round entry and player and then left where it is. */
+  let openPad = null;
+
+  function keypad(p) {
+    if (openPad && openPad.entry === entry && openPad.player === p) return openPad.node;
+    const frag = $("keypad-template").content.cloneNode(true);
+    const pad = frag.querySelector(".keypad");
+    const numbers = pad.querySelector(".numbers");
+    const setColour = (c) => {
+      keypadColour = c;
+      numbers.className = "numbers c-" + c;
+      pad.querySelectorAll(".colour").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.colour === c)));
+    };
+    setColour(keypadColour);
+    pad.addEventListener("click", (ev) => {
+      const b = ev.target.closest("button");
+      if (!b) return;
+      if (b.dataset.colour) { setColour(b.dataset.colour); return; }
+      const st = entry.racks[p];
+      if (b.dataset.joker) st.tiles.push("J");
+      else if (b.dataset.number) st.tiles.push(keypadColour + b.dataset.number);
+      else return;
+      tilesChanged(p);
+    });
+    openPad = { entry, player: p, node: pad };
+    return pad;
+  }
+
+  let previewTimers = {};
+
+  function tilesChanged(p) {
+    const st = entry.racks[p];
+    st.value = null;
+    st.problem = "";
+    showError(entryError, "");
+    renderRacks();
+    clearTimeout(previewTimers[p]);
+    if (!st.tiles.length || !previewOk) return;
+    const asked = st.tiles.join(" ");
+    previewTimers[p] = setTimeout(async () => {
+      try {
+        const r = await api("POST", "/api/rack-value", { body: { rules: game.rules.name, tiles: asked } });
+        if (!entry || entry.racks[p] !== st || st.tiles.join(" ") !== asked) return;
+        st.value = r.value;
+      } catch (e) {
+        if (e.status === 404 || e.status === 405) { previewOk = false; return; }
+        if (!entry || entry.racks[p] !== st || st.tiles.join(" ") !== asked) return;
+        if (e.status === 422 || e.status === 400) st.problem = e.message;
+        else return;
+      }
+      refreshPreview(p);
+    }, 120);
+  }
+
+  function updateSave() {
+    if (!entry) return;
+    const need = neededPlayers();
+    saveBtn.disabled = entry.winner === undefined ||
+      need.some((p) => !entry.racks[p].tiles.length && entry.racks[p].points === "");
+  }
+
+  function roundBody() {
+    const racks = {};
+    for (const p of neededPlayers()) {
+      const st = entry.racks[p];
+      racks[p] = st.tiles.length ? st.tiles.join(" ") : parseInt(st.points, 10);
+    }
+    return { winner: entry.winner, racks };
+  }
+
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  /* Send a write; retry a lost answer with the same Idempotency-Key so it counts once. */
+  async function send(req, onProgress) {
+    const delays = [300, 700, 1500, 3000];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await api(req.method, req.path, { body: req.body, token, idempotencyKey: req.key });
+      } catch (e) {
+        const transient = e.status === 0 || e.status >= 500;
+        if (!transient || attempt >= delays.length) throw e;
+        if (onProgress) onProgress(attempt + 1);
+        await sleep(delays[attempt]);
+      }
+    }
+  }
+
+  function savePending(req) { try { localStorage.setItem(PENDING, JSON.stringify(req)); } catch (e) { /* full */ } }
+  function dropPending() { try { localStorage.removeItem(PENDING); } catch (e) { /* ignore */ } $("pending").hidden = true; }
+  function pending() { try { return JSON.parse(localStorage.getItem(PENDING) || "null"); } catch (e) { return null; } }
+
+  saveBtn.addEventListener("click", async () => {
+    if (!entry || saveBtn.disabled) return;
+    const req = entry.mode === "edit"
+      ? { method: "PUT", path: apiBase + "/rounds/" + entry.number, body: roundBody(), key: null }
+      : { method: "POST", path: apiBase + "/rounds", body: roundBody(), key: entry.key };
+    savePending(req);
+    saveBtn.disabled = true;
+    const label = saveBtn.textContent;
+    saveBtn.textContent = "Saving…";
+    try {
+      await send(req, (n) => { saveBtn.textContent = "Saving… (try " + (n + 1) + ")"; });
+      dropPending();
+      closeEntry();
+      await Promise.all([refreshSheet(), loadGame()]);
+    } catch (e) {
+      if (e.status !== 0 && !(e.status >= 500)) dropPending();  // rejected: nothing changed, fix and retry
+      showError(entryError, e.status === 0
+        ? "Not saved yet: no connection. Tap Save again when the Wi-Fi is back (it will count once)."
+        : e.message);
+      saveBtn.disabled = false;
+    } finally {
+      if (entry) saveBtn.textContent = label;
+    }
+  });
+
+  $("entry-cancel").addEventListener("click", closeEntry);
+  $("new-round").addEventListener("click", () => openEntry("add", null));
+
+  $("pending-retry").addEventListener("click", async () => {
+    const req = pending();
+    if (!req) { dropPending(); return; }
+    try {
+      await send(req);
+      dropPending();
+      refreshSheet(); loadGame();
+    } catch (e) {
+      if (e.status !== 0 && !(e.status >= 500)) { dropPending(); alert(e.message); }
+    }
+  });
+  $("pending-drop").addEventListener("click", dropPending);
+  if (isOwner && pending()) $("pending").hidden = false;
+
+  // Edit and undo buttons live in the sheet, which is replaced on every update.
+  document.addEventListener("click", async (ev) => {
+    const edit = ev.target.closest(".edit-round");
+    const undo = ev.target.closest(".undo-round");
+    if (!isOwner || (!edit && !undo)) return;
+    if (!game) await loadGame();
+    const n = parseInt((edit || undo).dataset.round, 10);
+    if (edit) {
+      const round = game.rounds.find((r) => r.number === n);
+      if (round) openEntry("edit", round);
+      return;
+    }
+    if (!window.confirm("Undo round " + n + "? Its scores are removed (the change log keeps them).")) return;
+    undo.disabled = true;
+    try {
+      // Not retried: a repeated undo after a lost answer could remove the round before it.
+      await api("DELETE", apiBase + "/rounds/" + n, { token });
+    } catch (e) {
+      undo.disabled = false;
+      alert(e.status === 0 ? "No answer from the server: check the sheet before trying again." : e.message);
+    }
+    await Promise.all([refreshSheet(), loadGame()]);
+  });
+
+  // --- the turn timer ----------------------------------------------------------------------------
+  const timerBox = $("timer");
+  let timer = null, timerAt = 0, buzzed = "";
+
+  function setTimer(t) {
+    showError($("timer-error"), "");
+    timer = t;
+    timerAt = Date.now();
+    drawTimer();
+  }
+
+  function fmt(sec) {
+    const s = Math.max(0, Math.ceil(sec));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function buzz(kind, pattern) {
+    const key = kind + "|" + timer.player + "|" + timer.turn + "|" + timer.started_at;
+    if (buzzed.includes(key)) return;
+    buzzed = (buzzed + "\n" + key).slice(-400);
+    if (navigator.vibrate) { try { navigator.vibrate(pattern); } catch (e) { /* not allowed */ } }
+  }
+
+  function drawTimer() {
+    if (!timer) return;
+    const running = timer.state === "running";
+    const since = running ? (Date.now() - timerAt) / 1000 : 0;
+    $("timer-player").textContent = timer.player || "";
+    timerBox.dataset.state = timer.state;
+    let warn = false, expired = false;
+    if (timer.limit) {
+      const left = (timer.remaining === null || timer.remaining === undefined ? timer.limit : timer.remaining) - since;
+      expired = timer.state !== "idle" && left <= 0;
+      warn = running && !expired && timer.warning !== null && left <= timer.warning;
+      $("timer-clock").textContent = fmt(left);
+      $("timer-hint").textContent = timer.state === "idle"
+        ? (isOwner ? "Tap to start the turn" : "waiting for the first turn")
+        : timer.state === "paused" ? "paused" : (expired ? "time is up" : "left of " + timer.limit + " s");
+    } else {
+      $("timer-clock").textContent = fmt((timer.elapsed || 0) + since);
+      $("timer-hint").textContent = "no turn limit in these rules" + (timer.state === "running" ? "" : " · " + timer.state);
+    }
+    timerBox.classList.toggle("warn", warn);
+    timerBox.classList.toggle("expired", expired);
+    const pen = $("timer-penalty");
+    if (expired) {
+      pen.textContent = "Time is up for " + timer.player + ". Penalty: " + (timer.penalty || "as the rules say");
+      pen.hidden = false;
+      buzz("expired", [400, 150, 400, 150, 400]);
+    } else {
+      pen.hidden = true;
+      if (warn) buzz("warn", [200, 100, 200]);
+    }
+  }
+
+  async function timerAction(action) {
+    // Not retried: "next" sent twice would skip a player. A lost answer shows as an error and
+    // the live stream brings the timer every phone agrees on.
+    try {
+      setTimer(await api("POST", apiBase + "/timer", { body: { action }, token }));
+    } catch (e) {
+      showError($("timer-error"), e.status === 0 ? "No connection: the timer did not change." : e.message);
+    }
+  }
+
+  $("timer-face").addEventListener("click", () => {
+    if (!isOwner || !timer) return;
+    timerAction(timer.state === "running" ? "next" : "start");
+  });
+  $("timer-start").addEventListener("click", () => timerAction("start"));
+  $("timer-pause").addEventListener("click", () => timerAction("pause"));
+  $("timer-next").addEventListener("click", () => timerAction("next"));
+  $("timer-reset").addEventListener("click", () => timerAction("reset"));
+  setInterval(drawTimer, 200);
+
+  // --- sharing ------------------------------------------------------------------------------------
+  const shareBase = body.dataset.shareBase;
+  const ownerLink = shareBase + "/games/" + encodeURIComponent(gameId) + "#token=" + encodeURIComponent(token || "");
+  if (isOwner) $("owner-link").value = ownerLink;
+  document.querySelectorAll("button.copy").forEach((b) => b.addEventListener("click", () => {
+    const target = $(b.dataset.copy);
+    RR.copyText(target.value !== undefined ? target.value : target.textContent, b);
+  }));
+  $("owner-qr-show").addEventListener("click", async () => {
+    try {
+      const resp = await fetch(body.dataset.qrUrl, { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ text: ownerLink }), cache: "no-store" });
+      if (!resp.ok) throw new Error("no QR code");
+      const img = $("owner-qr");
+      img.src = URL.createObjectURL(await resp.blob());
+      img.hidden = false;
+      $("owner-qr-show").hidden = true;
+    } catch (e) { alert("Could not draw the QR code; copy the link instead."); }
+  });
+  const dev = $("device-name");
+  dev.value = RR.device();
+  dev.addEventListener("change", () => RR.setDevice(dev.value));
+  if (hash.has("new")) {
+    $("share").open = true;
+  }
+
+  // --- start ----------------------------------------------------------------------------------------
+  loadGame();
+  connect();
+})();
