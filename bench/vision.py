@@ -1,0 +1,138 @@
+"""Figures for the tile reader: speed, peak memory, accuracy.
+
+    python bench/vision.py                      # latency on a 1000x750 photo of 50 tiles
+    python bench/vision.py --valid              # + rummiref evaluate on the shared valid photos
+    python bench/vision.py --editions 40        # + 40 synthetic photos of other editions
+
+Latency: ``Reader.read`` on an image already in memory (decoding and model load excluded),
+median and 90th percentile over ``--runs`` runs after 3 warm-up runs, with ``--threads``
+ONNX Runtime threads, and the CPU time the process used per read (all threads together: a
+figure other programs on a busy machine do not inflate). Peak memory: the process's peak resident set size (models loaded,
+all runs done). Every figure printed comes from this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+#: 50 tiles in 12 melds: the latency benchmark's table.
+BENCH_TABLE = ("R1 R2 R3 R4 R5 | K7 B7 O7 R7 | B9 B10 B11 B12 B13 | O3 O4 J O6 | "
+               "K10 K11 K12 K13 | B1 O1 K1 | R9 R10 R11 R12 | O8 O9 O10 O11 O12 | "
+               "K2 K3 K4 K5 K6 | B4 R4 O4 | B5 B6 B7 B8 | R12 K12 B12 J")
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def latency(reader, runs: int, seed: int) -> dict:
+    from referee import parse_table
+    from vision.synth import render_table
+
+    table = parse_table(BENCH_TABLE)
+    img, labels = render_table(table, seed=seed, size=(1000, 750), classic=True,
+                               upside_down=0.0, angle=0.0, tilt=0.05)
+    for _ in range(3):
+        reading = reader.read(img)
+    times, cpu = [], []
+    for _ in range(runs):
+        t0, c0 = time.perf_counter(), time.process_time()
+        reading = reader.read(img)
+        times.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+    return {"image": "1000x750 synthetic, classic tiles", "tiles_on_image": len(labels),
+            "tiles_read": len(reading.tiles),
+            "table_read_right": sorted(map(str, reading.table)) == sorted(map(str, table)),
+            "median_ms": round(float(np.median(times)), 1),
+            "p90_ms": round(float(np.percentile(times, 90)), 1), "runs": runs,
+            "median_cpu_ms": round(float(np.median(cpu)), 1),
+            "stages_ms_last_run": reading.timings}
+
+
+def synthetic_editions(n: int, seed: int, folder: Path) -> Path:
+    """``n`` synthetic photos of non-classic editions, labelled in the shared format."""
+    from vision.labels import write_labels
+    from vision.synth import Edition, random_table, render_table
+
+    rng = np.random.default_rng(seed)
+    for k in range(n):
+        r = np.random.default_rng(seed * 7919 + k)
+        melds = random_table(r, max_melds=8)
+        edition = Edition.random(r, classic=False)
+        img, labels = render_table(melds, seed=int(rng.integers(1 << 30)), edition=edition,
+                                   upside_down=0.2)
+        write_labels(folder, f"edition-{k:03d}", img, list(labels), labels.melds)
+    return folder
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--runs", type=int, default=30)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seed", type=int, default=5)
+    p.add_argument("--models", default=None)
+    p.add_argument("--valid", action="store_true", help="evaluate the shared valid photos")
+    p.add_argument("--editions", type=int, default=0,
+                   help="evaluate this many synthetic photos of other tile editions")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+
+    from vision.evaluate import evaluate, format_result
+    from vision.labels import shared_photos_dir
+    from vision.reader import Reader
+
+    rss0 = peak_rss_mb()
+    t0 = time.perf_counter()
+    reader = Reader(args.models, threads=args.threads)
+    load_ms = (time.perf_counter() - t0) * 1000
+    out = {"threads": args.threads, "model_load_ms": round(load_ms, 1)}
+    out["latency"] = latency(reader, args.runs, args.seed)
+    out["peak_rss_mb"] = round(peak_rss_mb(), 1)
+    out["peak_rss_mb_before_models"] = round(rss0, 1)
+    if args.valid:
+        valid = shared_photos_dir() / "valid"
+        if valid.is_dir():
+            out["valid"] = evaluate(valid, reader, confusion_png=Path(tempfile.gettempdir()) /
+                                    "rummiref-confusion-valid.png", progress=not args.json)
+        else:
+            out["valid"] = f"{valid} not found"
+    if args.editions:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = synthetic_editions(args.editions, args.seed, Path(tmp) / "editions")
+            out["synthetic_editions"] = evaluate(folder, reader, progress=not args.json)
+            out["synthetic_editions"]["folder"] = (f"{args.editions} synthetic photos of other "
+                                                   f"editions (seed {args.seed})")
+    out["peak_rss_mb"] = round(peak_rss_mb(), 1)
+    if args.json:
+        for v in out.values():
+            if isinstance(v, dict):
+                v.pop("per_image", None)
+        print(json.dumps(out))
+        return 0
+    lat = out["latency"]
+    print(f"model load: {out['model_load_ms']} ms ({args.threads} threads)")
+    print(f"latency, {lat['image']}, {lat['tiles_on_image']} tiles: median {lat['median_ms']} ms, "
+          f"p90 {lat['p90_ms']} ms over {lat['runs']} runs (CPU time, all threads: median "
+          f"{lat['median_cpu_ms']} ms); read {lat['tiles_read']} tiles, "
+          f"table read right: {lat['table_read_right']}; stages {lat['stages_ms_last_run']}")
+    print(f"peak RSS: {out['peak_rss_mb']} MB (before loading the models: "
+          f"{out['peak_rss_mb_before_models']} MB)")
+    for key in ("valid", "synthetic_editions"):
+        if key in out:
+            print(f"--- {key} ---")
+            print(format_result(out[key]) if isinstance(out[key], dict) else out[key])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

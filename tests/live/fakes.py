@@ -1,0 +1,186 @@
+"""Test doubles for the watcher's state-machine tests (NOT the tile reader).
+
+``render_coded(table)`` draws a table as plain rectangles on green felt, each rectangle's fill
+colour encoding its tile; ``CodedFrameReader`` decodes exactly those frames. They exist only to
+test turn detection, hands, sampling and consensus without depending on the real reader; the
+end-to-end tests use ``vision.synth.render_table`` and the real ``vision`` reader.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import referee
+
+FELT = (40, 110, 40)
+SKIN = (120, 160, 220)
+TILE_W, TILE_H, GAP, MELD_GAP = 26, 36, 3, 24
+ALL_TILES = [f"{c}{n}" for c in "KBOR" for n in range(1, 14)] + ["J"]
+
+
+def _code(tile: str) -> tuple[int, int, int]:
+    i = ALL_TILES.index(tile)
+    return (150 + 2 * i, 230, 240)   # B channel carries the tile
+
+
+def _decode(bgr) -> str | None:
+    b, g, r = (int(v) for v in bgr)
+    if g < 200 or r < 200 or b < 150:
+        return None
+    i = round((b - 150) / 2)
+    return ALL_TILES[i] if 0 <= i < len(ALL_TILES) else None
+
+
+_NOISE: dict = {}
+
+
+def _noise(k: int, shape) -> np.ndarray:
+    if (k, shape) not in _NOISE:
+        _NOISE[(k, shape)] = np.random.default_rng(k).integers(0, 4, shape, dtype=np.uint8)
+    return _NOISE[(k, shape)]
+
+
+def layout(table: str, width: int = 640) -> list[list[tuple[str, tuple[int, int]]]]:
+    """Where each tile of each meld lies: melds left to right, wrapping into rows."""
+    melds = [[str(t) for t in m] for m in referee.parse_table(table).melds] if table.strip() else []
+    out, x, y = [], 40, 60
+    for m in melds:
+        w = len(m) * (TILE_W + GAP)
+        if x + w > width - 40:
+            x, y = 40, y + TILE_H + 30
+        out.append([(t, (x + i * (TILE_W + GAP), y)) for i, t in enumerate(m)])
+        x += w + MELD_GAP
+    return out
+
+
+def render_coded(table: str, size=(640, 480), seed: int = 0, arm: float | None = None,
+                 glitch: dict | None = None) -> np.ndarray:
+    """A frame of ``table``. ``arm``: a skin-coloured arm reaching in from the bottom edge to
+    this fraction of the height (covering tiles). ``glitch``: {tile: other} drawn wrongly
+    (a misread frame)."""
+    import cv2
+
+    w, h = size
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = FELT
+    img += _noise(seed % 8, img.shape)  # a little sensor noise, different frame to frame
+    for meld in layout(table, w):
+        for tile, (x, y) in meld:
+            t = (glitch or {}).get(tile, tile)
+            cv2.rectangle(img, (x, y), (x + TILE_W - 1, y + TILE_H - 1), _code(t), -1)
+    if arm is not None:
+        top = int(h * (1 - arm))
+        cx = 110  # over the first meld
+        pts = np.array([[cx - 60, h], [cx + 60, h], [cx + 40, top], [cx - 40, top]])
+        cv2.fillPoly(img, [pts], SKIN)
+        cv2.ellipse(img, (cx, top), (55, 40), 0, 0, 360, SKIN, -1)
+    return img
+
+
+class CodedFrameReader:
+    """Test double: decodes ``render_coded`` frames (a tile per coded rectangle, melds by rows
+    and gaps). Returns the same JSON form the real reader's ``--json`` gives."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, image):
+        import cv2
+
+        self.calls += 1
+        mask = np.zeros(image.shape[:2], np.uint8)
+        b, g, r = image[..., 0].astype(int), image[..., 1].astype(int), image[..., 2].astype(int)
+        mask[(g >= 200) & (r >= 200) & (b >= 150)] = 255
+        # split touching tiles apart at the gaps: they are separate components already (GAP px)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, 4)
+        tiles = []
+        for i in range(1, n):
+            x, y, bw, bh, area = stats[i]
+            if area < 0.5 * TILE_W * TILE_H or bw > TILE_W + 2 or bh > TILE_H + 2:
+                continue
+            cx, cy = int(cents[i][0]), int(cents[i][1])
+            tile = _decode(image[cy, cx])
+            if tile is None:
+                continue
+            tiles.append({"tile": tile, "confidence": 0.99,
+                          "corners": [[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]],
+                          "_x": x, "_y": y})
+        tiles.sort(key=lambda t: (t["_y"] // 20, t["_x"]))
+        melds, cur, last = [], [], None
+        for i, t in enumerate(tiles):
+            if last is not None and (abs(t["_y"] - last["_y"]) > 10
+                                     or t["_x"] - (last["_x"] + TILE_W) > GAP + 6):
+                melds.append(cur)
+                cur = []
+            cur.append(i)
+            last = t
+        if cur:
+            melds.append(cur)
+        for t in tiles:
+            del t["_x"], t["_y"]
+        return {"tiles": tiles, "melds": melds, "uncertain": []}
+
+
+# --- a scripted game ---------------------------------------------------------------------------
+
+#: (what happens, table after it, seconds still afterwards, arm over the table meanwhile?)
+GAME = [
+    # start: the table before the first turn
+    ("start", "", 1.5, False),
+    # Ann opens with 33 points: valid
+    ("ann-opens", "R10 R11 R12", 1.5, False),
+    # Ben tries to open with 6 points: invalid (initial meld too low)
+    ("ben-fails", "R10 R11 R12 | K1 K2 K3", 1.5, False),
+    # Ben takes his tiles back: the table is restored (not a turn)
+    ("ben-restores", "R10 R11 R12", 1.5, False),
+    # Cy reaches over the table, rests her hand on the run, then lays a group: valid opening
+    ("cy-opens", "R10 R11 R12 | K13 B13 O13", 1.5, True),
+    # Ann adds R13 to the run: valid
+    ("ann-adds", "R10 R11 R12 R13 | K13 B13 O13", 1.5, False),
+    # Ben lays B5 B6 on their own: invalid meld
+    ("ben-invalid", "R10 R11 R12 R13 | K13 B13 O13 | B5 B6", 1.5, False),
+]
+
+
+def game_frames(fps: float = 10.0, game=GAME, move_s: float = 0.6, hand_rest_s: float = 1.2,
+                glitch_every: int = 0):
+    """Yield (t, frame, phase) for the scripted game at ``fps``: between tables, an arm moves
+    in and out for ``move_s`` seconds (the table changes while it is there); in phases marked
+    with a hand, the arm also rests still over the table for ``hand_rest_s`` first.
+    ``glitch_every``: every n-th still frame has a tile drawn wrongly (a misread frame)."""
+    t, i, prev = 0.0, 0, ""
+    dt = 1.0 / fps
+    for phase, table, still_s, hand in game:
+        if phase != "start":
+            n = max(2, round(move_s * fps))
+            for k in range(n):  # reaching in and out: the arm moves each frame
+                reach = 0.25 + 0.35 * (k / (n - 1) if k < n // 2 else (n - 1 - k) / (n - 1))
+                yield t, render_coded(prev if k < n // 2 else table, seed=i, arm=reach), phase
+                t += dt; i += 1
+            if hand:
+                for k in range(round(hand_rest_s * fps)):  # the hand rests, covering tiles
+                    yield t, render_coded(prev, seed=i, arm=0.88), phase
+                    t += dt; i += 1
+                for k in range(n):
+                    yield t, render_coded(table, seed=i, arm=0.3 + 0.02 * k), phase
+                    t += dt; i += 1
+        for k in range(round(still_s * fps)):
+            glitch = None
+            if glitch_every and k % glitch_every == 1 and table:
+                first = table.split()[0]
+                glitch = {first: "K7" if first != "K7" else "K8"}
+            yield t, render_coded(table, seed=i, glitch=glitch), phase
+            t += dt; i += 1
+        prev = table
+
+
+class NullSource:
+    """A frame source that delivers nothing: the tests feed the watcher's frames by hand."""
+
+    buffer = None
+
+    def start(self):
+        return self
+
+    def stop(self):
+        pass

@@ -1,0 +1,276 @@
+"""The live referee's server side: snapshots in, verdicts, the turn log, disputes, corrections,
+rack photos, and the pages."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+# Every test here runs on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.parametrize(
+    "live_app", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
+
+
+def snap(client, game, table, **extra):
+    body = {"table": table, **extra}
+    return client.post(game["api"] + "/snapshots", json=body, headers=game["headers"])
+
+
+def test_a_game_of_turns_is_judged_for_the_player_in_seat_order(client, game):
+    r = snap(client, game, "")
+    assert r.status_code == 200 and r.get_json()["result"] == "start"
+    r = snap(client, game, "R10 R11 R12")
+    assert r.status_code == 201
+    t = r.get_json()["turn"]
+    assert (t["number"], t["player"], t["legal"]) == (1, "Ann", True)
+    assert t["verdict"]["kind"] == "opening" and t["verdict"]["initial_points"] == 33
+    assert r.get_json()["next_player"] == "Ben"
+    # Ben opens with 6 points: not valid, restore and draw 3
+    t = snap(client, game, "R10 R11 R12 | K1 K2 K3").get_json()["turn"]
+    assert (t["player"], t["legal"]) == ("Ben", False)
+    assert t["verdict"]["violations"][0]["code"] == "initial-meld-too-low"
+    assert "draw 3" in t["summary"]
+    st = client.get(game["api"]).get_json()
+    assert st["restore_pending"] and st["next_player"] == "Cy" and st["table"] == "R10 R11 R12"
+    # the table is restored: not a turn
+    r = snap(client, game, "R10 R11 R12").get_json()
+    assert r["result"] == "restored" and r["turn"] is None
+    # the same table again: nothing happens
+    assert snap(client, game, "R12 R11 R10").get_json()["result"] == "unchanged"
+    t = snap(client, game, "R10 R11 R12 | K13 B13 O13").get_json()["turn"]
+    assert (t["player"], t["legal"]) == ("Cy", True)
+    # Ann has opened: she may add one tile
+    t = snap(client, game, "R10 R11 R12 R13 | K13 B13 O13").get_json()["turn"]
+    assert (t["player"], t["legal"], t["verdict"]["kind"]) == ("Ann", True, "play")
+    turns = client.get(game["api"] + "/turns").get_json()["turns"]
+    assert [(x["player"], x["legal"]) for x in turns] == \
+        [("Ann", True), ("Ben", False), ("Cy", True), ("Ann", True)]
+
+
+def test_end_turn_tap_with_the_table_unchanged_is_a_draw(client, game):
+    # before the camera saw the table, ending a turn makes no sense
+    r = client.post(game["api"] + "/end-turn", json={}, headers=game["headers"])
+    assert r.status_code == 409
+    snap(client, game, "R1 R2 R3")
+    tap = client.post(game["api"] + "/end-turn", json={}, headers=game["headers"]).get_json()
+    assert client.get(game["api"]).get_json()["end_turn"] == tap["end_turn"]
+    t = snap(client, game, "R1 R2 R3", reason="end-turn", end_turn=tap["end_turn"]).get_json()
+    assert t["turn"]["verdict"]["kind"] == "draw" and t["turn"]["legal"] is True
+    assert "draw a tile" in t["turn"]["summary"]
+    assert client.get(game["api"]).get_json()["end_turn"] is None
+
+
+def test_edits_need_the_token_and_bad_input_changes_nothing(client, game):
+    assert client.post(game["api"] + "/snapshots", json={"table": "R1 R2 R3"}).status_code == 401
+    bad = {"Authorization": "Bearer nope"}
+    assert client.post(game["api"] + "/snapshots", json={"table": "R1"}, headers=bad).status_code == 403
+    r = snap(client, game, "R1 R14 R3")
+    assert r.status_code == 422 and r.get_json()["token"] == "R14"
+    r = client.post(game["api"] + "/snapshots", json={"tiles": [{"tile": "X9"}]},
+                    headers=game["headers"])
+    assert r.status_code == 422 and "tiles[0]" in r.get_json()["field"]
+    r = client.post(game["api"] + "/snapshots", json={"tiles": [{"tile": "R1", "corners": []}],
+                                                      "melds": [[0, 1]]}, headers=game["headers"])
+    assert r.status_code == 422
+    r = snap(client, game, "R1 R2 R3", image="not base64!")
+    assert r.status_code == 422 and r.get_json()["field"] == "image"
+    r = snap(client, game, "R1 R2 R3", image=base64.b64encode(b"hello").decode())
+    assert r.status_code == 422
+    r = client.post(game["api"] + "/status", json={"state": "dancing"}, headers=game["headers"])
+    assert r.status_code == 422
+    assert client.get(game["api"] + "/turns").get_json()["turns"] == []
+    assert client.get(game["api"]).get_json()["table"] is None
+    assert client.get("/api/games/nosuchgame/live").status_code == 404
+
+
+def test_a_third_copy_read_by_mistake_is_recorded_for_correction_then_judged(client, game):
+    snap(client, game, "R7 R8 R9 | R7 B7 K7")
+    t = snap(client, game, "R7 R8 R9 | R7 B7 K7 | R7 O7 K8").get_json()["turn"]
+    assert t["legal"] is None and "cannot be judged" in t["summary"]
+    # the third R7 was really O... tile index 6 of the after reading
+    r = client.post(game["api"] + "/turns/1/correct", json={"index": 6, "tile": "O6"},
+                    headers=game["headers"])
+    assert r.status_code == 200, r.get_json()
+    fixed = r.get_json()["turn"]
+    assert fixed["legal"] is False  # O6 O7 K8 is still not a meld, but now it is judged
+    assert fixed["corrections"][0]["from"] == "R7" and fixed["corrections"][0]["to"] == "O6"
+
+
+def test_correcting_a_misread_tile_recomputes_the_verdict_and_keeps_it_in_the_log(client, game):
+    snap(client, game, "")
+    # Ann's R8 was misread as R3: the run looks broken
+    t = snap(client, game, "R7 R3 R9 R10").get_json()["turn"]
+    assert t["legal"] is False
+    d = client.get(game["api"] + "/turns/1").get_json()
+    assert d["changes"]["added"] == ["R3", "R7", "R9", "R10"]
+    assert d["solver"]["possible"] is False and "draw 3" in d["solver"]["answer"]
+    r = client.post(game["api"] + "/turns/1/correct",
+                    json={"side": "after", "index": 1, "tile": "R8"}, headers=game["headers"])
+    body = r.get_json()
+    assert body["turn"]["legal"] is True and body["recomputed"] == [1]
+    d = client.get(game["api"] + "/turns/1").get_json()
+    assert d["legal"] is True and d["after"]["table"] == "R7 R8 R9 R10"
+    assert d["corrections"][0]["legal_before"] is False and d["corrections"][0]["legal_after"] is True
+    # the table now counts as laid: the next player's turn starts from it
+    st = client.get(game["api"]).get_json()
+    assert st["restore_pending"] is False and st["table"] == "R7 R8 R9 R10"
+    r = client.post(game["api"] + "/turns/1/correct", json={"index": 99, "tile": "R8"},
+                    headers=game["headers"])
+    assert r.status_code == 422
+    r = client.post(game["api"] + "/turns/1/correct", json={"index": 0, "tile": "Q1"},
+                    headers=game["headers"])
+    assert r.status_code == 422 and r.get_json()["token"] == "Q1"
+    assert client.post(game["api"] + "/turns/7/correct", json={"index": 0, "tile": "R1"},
+                       headers=game["headers"]).status_code == 404
+
+
+def test_dispute_view_changes_and_solver_answer(client, game):
+    snap(client, game, "K5 B5 O5 | R1 R2 R3 R4")
+    # Ann (not opened) moved R4 into a new meld with her R5 R6: touching the table before opening
+    t = snap(client, game, "K5 B5 O5 | R1 R2 R3 | R4 R5 R6").get_json()["turn"]
+    assert t["legal"] is False
+    d = client.get(game["api"] + "/turns/1").get_json()
+    assert d["changes"] == {"added": ["R5", "R6"], "taken": [], "moved": ["R1", "R2", "R3", "R4"],
+                            "melds_before": ["K5 B5 O5", "R1 R2 R3 R4"],
+                            "melds_after": ["K5 B5 O5", "R1 R2 R3", "R4 R5 R6"]}
+    assert d["solver"]["possible"] is True and d["solver"]["arrangement"]
+    page = client.get(f"/games/{game['id']}/live/turns/1")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Could these tiles have been laid validly?" in html and "R4 R5 R6" in html
+
+
+def test_pages_render_and_pictures_are_annotated(client, game):
+    import numpy as np
+
+    img = np.full((120, 200, 3), (40, 110, 40), np.uint8)
+    ok, buf = cv2.imencode(".jpg", img)
+    tiles = [{"tile": t, "confidence": 0.9, "corners": [[10 + 30 * i, 10], [35 + 30 * i, 10],
+                                                        [35 + 30 * i, 45], [10 + 30 * i, 45]]}
+             for i, t in enumerate(["R1", "R2", "R3"])]
+    tiles[1]["uncertain"] = True
+    r = client.post(game["api"] + "/snapshots", headers=game["headers"],
+                    json={"tiles": tiles, "melds": [[0, 1, 2]],
+                          "image": base64.b64encode(buf.tobytes()).decode()})
+    assert r.status_code == 200
+    sid = r.get_json()["snapshot"]
+    raw = client.get(f"{game['api']}/snapshots/{sid}.jpg")
+    ann = client.get(f"{game['api']}/snapshots/{sid}.jpg?annotated=1")
+    assert raw.mimetype == ann.mimetype == "image/jpeg"
+    a = cv2.imdecode(np.frombuffer(ann.data, np.uint8), cv2.IMREAD_COLOR)
+    # the valid run is outlined in green
+    assert ((a[:, :, 1] > 150) & (a[:, :, 2] < 90) & (a[:, :, 0] < 90)).sum() > 50
+    assert client.get(f"{game['api']}/snapshots/99999.jpg").status_code == 404
+    for path in ("live", "live/log"):
+        p = client.get(f"/games/{game['id']}/{path}")
+        assert p.status_code == 200
+    assert "Camera:" in client.get(f"/games/{game['id']}/live").get_data(as_text=True)
+    assert client.get("/games/nosuch/live").status_code == 404
+
+
+def test_watcher_status_is_shown_and_announced_once_per_change(client, game):
+    h = game["headers"]
+    for _ in range(3):
+        assert client.post(game["api"] + "/status", json={"state": "live", "detail": "webcam 0"},
+                           headers=h).status_code == 200
+    v1 = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    client.post(game["api"] + "/status", json={"state": "stalled", "detail": "no frame for 3 s"},
+                headers=h)
+    v2 = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    assert v2 == v1 + 1
+    w = client.get(game["api"]).get_json()["watcher"]
+    assert w["state"] == "stalled" and w["detail"] == "no frame for 3 s"
+
+
+def test_rack_photo_is_read_and_valued_and_bad_uploads_are_refused(client, game, live_app,
+                                                                   monkeypatch):
+    import numpy as np
+
+    from webapp import live
+
+    ext = live_app.extensions["rummiref_live"]
+    # a reader test double: this test is about the upload path, not reading
+    ext["reader"] = lambda image: {"tiles": [
+        {"tile": t, "confidence": 0.9, "corners": [[0, 0], [1, 0], [1, 1], [0, 1]]}
+        for t in ("R5", "K13", "J")], "melds": [], "uncertain": [2]}
+    ok, buf = cv2.imencode(".png", np.full((60, 80, 3), 200, np.uint8))
+    photo = buf.tobytes()
+    url = game["api"] + "/rack-photo"
+    from io import BytesIO
+    r = client.post(url, data={"photo": (BytesIO(photo), "rack.png"), "player": "ben"},
+                    headers=game["headers"])
+    assert r.status_code == 200, r.get_json()
+    out = r.get_json()
+    assert out == {**out, "tiles": "R5 K13 J", "count": 3, "value": 48, "player": "Ben",
+                   "uncertain": ["J"]}
+    r = client.post(url, data={"photo": (BytesIO(b"this is text"), "rack.jpg")},
+                    headers=game["headers"])
+    assert r.status_code == 422 and r.get_json()["field"] == "photo"
+    r = client.post(url, data={"photo": (BytesIO(b""), "rack.jpg")}, headers=game["headers"])
+    assert r.status_code == 422
+    big = b"\xff\xd8\xff" + b"0" * (live.MAX_PHOTO_BYTES + 10)
+    r = client.post(url, data={"photo": (BytesIO(big), "rack.jpg")}, headers=game["headers"])
+    assert r.status_code == 413
+    r = client.post(url, json={"photo": "x"}, headers=game["headers"])
+    assert r.status_code == 415
+    assert client.post(url, data={"photo": (BytesIO(photo), "r.png")}).status_code == 401
+
+
+def test_the_scoresheet_timer_times_the_turn_and_moves_to_the_next_player(client, game,
+                                                                           monkeypatch):
+    from webapp import service
+
+    snap(client, game, "K5 B5 O5")
+    r = client.post(f"/api/games/{game['id']}/timer", json={"action": "start"},
+                    headers=game["headers"])
+    assert r.status_code == 200 and r.get_json()["player"] == "Ann"
+    t = snap(client, game, "K5 B5 O5 | R10 R11 R12").get_json()["turn"]
+    assert t["legal"] is True and 0 <= t["verdict"]["elapsed"] < 30
+    timer = client.get(f"/api/games/{game['id']}/timer").get_json()
+    assert (timer["state"], timer["player"]) == ("running", "Ben")
+    # Ben takes 2 minutes over a valid-looking play: over the preset's 60 s
+    real = service.now_ms
+    monkeypatch.setattr(service, "now_ms", lambda: real() + 120_000)
+    t = snap(client, game, "K5 B5 O5 | R10 R11 R12 | K13 B13 O13").get_json()["turn"]
+    assert t["player"] == "Ben" and t["legal"] is False
+    assert "time-exceeded" in [v["code"] for v in t["verdict"]["violations"]]
+    # a correction keeps the time the turn took
+    r = client.post(game["api"] + "/turns/2/correct", json={"index": 6, "tile": "K13"},
+                    headers=game["headers"])
+    assert "time-exceeded" in [v["code"] for v in r.get_json()["turn"]["verdict"]["violations"]]
+
+
+def test_players_can_say_whose_turn_it_is(client, game):
+    snap(client, game, "K5 B5 O5")
+    r = client.post(game["api"] + "/next-player", json={"player": "cy"}, headers=game["headers"])
+    assert r.status_code == 200 and r.get_json()["next_player"] == "Cy"
+    t = snap(client, game, "K5 B5 O5 | R10 R11 R12").get_json()["turn"]
+    assert t["player"] == "Cy"
+    assert client.get(game["api"]).get_json()["next_player"] == "Ann"
+    r = client.post(game["api"] + "/next-player", json={"player": "Zed"}, headers=game["headers"])
+    assert r.status_code == 422 and "Ann, Ben, Cy" in r.get_json()["error"]
+    assert client.post(game["api"] + "/next-player", json={"player": "Ann"}).status_code == 401
+
+
+def test_solver_answer_when_the_table_is_valid_but_the_turn_is_not(client, game):
+    snap(client, game, "K5 B5 O5")
+    t = snap(client, game, "K5 B5 O5 | B1 B2 B3").get_json()["turn"]  # 6 points: too low
+    assert t["legal"] is False
+    d = client.get(game["api"] + "/turns/1").get_json()
+    assert d["solver"]["possible"] is True
+    assert d["solver"]["answer"].startswith("Yes, and they were")
+    assert "another rule" in d["solver"]["answer"]
+
+
+def test_solver_counts_the_tiles_taken_off_the_table(client, game):
+    snap(client, game, "R1 R2 R3 R4")
+    # Ann (opened? no: but the point here is the taken tile) takes R4 and lays K9 B9 O9 R9
+    t = snap(client, game, "R1 R2 R3 | K9 B9 O9 R9").get_json()["turn"]
+    assert "tiles-taken" in [v["code"] for v in t["verdict"]["violations"]]
+    d = client.get(game["api"] + "/turns/1").get_json()
+    assert d["changes"]["taken"] == ["R4"]
+    assert d["solver"]["possible"] is True and "R4" in d["solver"]["arrangement"]
+    assert "tiles taken put back (R4)" in d["solver"]["answer"]

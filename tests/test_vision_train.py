@@ -1,0 +1,80 @@
+"""Training the reader's models: a short real run in the default suite, a longer one opt-in."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("onnx")
+cv2 = pytest.importorskip("cv2")
+
+from vision import train  # noqa: E402
+from vision.labels import shared_photos_dir  # noqa: E402
+from vision.reader import Reader  # noqa: E402
+from vision.synth import render_table  # noqa: E402
+
+
+def _run(tmp_path: Path, *extra: str) -> Path:
+    out = tmp_path / "models"
+    photos = shared_photos_dir()
+    args = ["--out", str(out), "--photos", str(photos if photos.is_dir() else tmp_path / "none"),
+            "--threads", "2", "--seed", "3", *extra]
+    assert train.main(args) == 0
+    return out
+
+
+def test_short_training_run_exports_models_that_load(tmp_path):
+    t0 = time.perf_counter()
+    out = _run(tmp_path, "--max-photos", "1", "--synthetic", "2", "--finder-steps", "2",
+               "--batch", "2", "--reader-epochs", "1", "--jitters", "1")
+    assert time.perf_counter() - t0 < 120
+    for name in ("tile-finder", "tile-reader"):
+        assert (out / f"{name}.onnx").stat().st_size > 10_000
+        meta = json.loads((out / f"{name}.json").read_text())
+        assert meta["kind"] == name and meta["command"].startswith("python -m vision.train")
+    reader = Reader(out)
+    img, _ = render_table("R1 R2 R3", seed=1)
+    reading = reader.read(img)  # two steps teach nothing; it must still run end to end
+    assert isinstance(reading.tiles, list)
+    assert reader.classify(np.zeros((2, 56, 40, 3), np.uint8)).shape == (2, 107)
+
+
+def test_training_without_any_data_is_a_clear_error(tmp_path, capsys):
+    code = train.main(["--out", str(tmp_path / "m"), "--photos", str(tmp_path / "none"),
+                       "--synthetic", "0"])
+    assert code == 2
+    assert "nothing to train on" in capsys.readouterr().err
+
+
+def test_ink_check_tells_which_way_up_a_classic_tile_lies():
+    from vision.geometry import CropSource, flip_corners
+
+    img, labels = render_table("K6 R9 B12 O1", seed=4, classic=True, upside_down=0.0)
+    src = CropSource(img)
+    for _, corners in labels:
+        assert not train.ink_says_upside_down(src.crop(corners))
+        assert train.ink_says_upside_down(src.crop(flip_corners(corners)))
+
+
+@pytest.mark.slow
+def test_longer_training_run_finds_tiles(tmp_path, request):
+    """A few minutes on 2 cores: the finder learns to find tiles on synthetic tables.
+    Runs only when asked for (``pytest -m slow``)."""
+    if "slow" not in (request.config.option.markexpr or "") or \
+            "not slow" in request.config.option.markexpr:
+        pytest.skip("slow: run with `pytest -m slow`")
+    out = _run(tmp_path, "--max-photos", "20", "--synthetic", "40", "--finder-steps", "300",
+               "--reader-epochs", "2", "--skip-reader")
+    from vision.geometry import decode_detections, detector_input
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(str(out / "tile-finder.onnx"))
+    img, labels = render_table("R1 R2 R3 R4 | K5 B5 O5", seed=9, classic=True)
+    x, scale = detector_input(img)
+    dets = decode_detections(sess.run(None, {"images": x})[0][0], scale)
+    assert abs(len(dets) - len(labels)) <= 2

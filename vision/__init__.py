@@ -1,0 +1,41 @@
+"""rummiref's tile reader: photos of a Rummikub table in, tiles and melds out.
+
+    >>> import vision
+    >>> reading = vision.read_image("table.jpg")     # path, bytes or BGR array
+    >>> str(reading.table), reading.uncertain
+    >>> reader = vision.Reader()                      # loads the models once
+    >>> image, labels = vision.render_table("R7 R8 R9 | K5 B5 O5", seed=1)
+
+Drawing a reading: ``vision.annotate.annotate(image, reading)``; measuring on a labelled
+folder: ``vision.evaluate.evaluate(folder)``.
+
+Inference needs only numpy, OpenCV and ONNX Runtime (the ``vision`` extra); training needs
+the ``train`` extra. Importing this package imports none of them: the names below load on
+first use, so ``rummiref``'s command line stays light.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Reader", "Reading", "TileReading", "read_image", "render_table", "ImageError",
+           "ModelsMissingError", "models_dir"]
+
+_WHERE = {
+    "Reader": "reader", "Reading": "reader", "TileReading": "reader", "read_image": "reader",
+    "ModelsMissingError": "reader", "models_dir": "reader",
+    "render_table": "synth", "ImageError": "imageio",
+}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        import importlib
+
+        module = importlib.import_module(f".{_WHERE[name]}", __name__)
+        value = getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'vision' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + __all__)

@@ -1,0 +1,161 @@
+"""``rummiref read``, ``rummiref evaluate`` and ``rummiref train``.
+
+``register`` imports nothing heavy: OpenCV, ONNX Runtime and torch load only when one of
+these commands runs, so ``rummiref check`` works on a referee-only install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _err(msg: str) -> None:
+    print(f"rummiref: {msg}", file=sys.stderr)
+
+
+def _load_reader(args):
+    try:
+        from .reader import ModelsMissingError, Reader
+    except ImportError as exc:
+        _err(f"the tile reader needs the vision extra (pip install 'rummiref[vision]'): {exc}")
+        return None
+    try:
+        return Reader(args.models, threads=args.threads, rules=args.rules)
+    except ModelsMissingError as exc:
+        _err(str(exc))
+        return None
+
+
+def _annotate_path(out: str, image: str, several: bool) -> Path:
+    p = Path(out)
+    if not several:
+        return p
+    return p.with_name(f"{p.stem}-{Path(image).stem}{p.suffix or '.png'}")
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    reader = _load_reader(args)
+    if reader is None:
+        return EXIT_BAD_INPUT
+    from .imageio import ImageError
+
+    failed = 0
+    several = len(args.images) > 1
+    for image in args.images:
+        try:
+            reading = reader.read(image)
+        except ImageError as exc:
+            failed += 1
+            if args.json:
+                print(json.dumps({"image": image, "tiles": [], "melds": [], "uncertain": [],
+                                  "error": str(exc)}))
+            else:
+                _err(str(exc))
+            continue
+        if args.json:
+            print(json.dumps(reading.to_dict(), ensure_ascii=False))
+        else:
+            table = str(reading.table)
+            print(f"{image}: {table if table else '(no tiles)'}")
+            for u in reading.uncertain:
+                print(f"  ? tile {u['index']} {u['tile']}: {u['reason']}")
+            for note in reading.notes:
+                print(f"  note: {note}")
+        if args.annotate:
+            import cv2
+
+            from .annotate import annotate
+            from .imageio import load_image
+
+            out = _annotate_path(args.annotate, image, several)
+            drawn = annotate(load_image(image), reading, args.rules)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            if not cv2.imwrite(str(out), drawn):
+                _err(f"cannot write {out} (use a .png or .jpg name in a writable folder)")
+                failed += 1
+            elif not args.json:
+                print(f"  annotated: {out}")
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    folder = Path(args.dir)
+    if not folder.is_dir():
+        _err(f"{folder}: no such folder")
+        return EXIT_BAD_INPUT
+    reader = _load_reader(args)
+    if reader is None:
+        return EXIT_BAD_INPUT
+    from .evaluate import evaluate, format_result
+
+    png = Path(args.confusion) if args.confusion else Path(f"confusion-{folder.resolve().name}.png")
+    try:
+        result = evaluate(folder, reader, confusion_png=png, progress=not args.json)
+    except FileNotFoundError as exc:
+        _err(str(exc))
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps({k: v for k, v in result.items() if k != "per_image" or args.per_image}))
+    else:
+        print(format_result(result))
+        if args.per_image:
+            for p in result["per_image"]:
+                print(f"  {'ok ' if p['exact'] else 'BAD'} {p['image']}: {p['right']}/{p['tiles']} "
+                      f"right, {p['read']} read: {p['table']}")
+    return EXIT_OK
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from . import train
+
+    args.command_line = "rummiref train " + " ".join(sys.argv[2:])
+    return train.train(args)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--models", default=None, metavar="DIR",
+                   help="folder with tile-finder.onnx and tile-reader.onnx (default: the "
+                        "installed models, or $RUMMIREF_MODELS)")
+    p.add_argument("--rules", default=None, metavar="PRESET",
+                   help="rule preset for the sanity checks (default: the referee's)")
+    p.add_argument("--threads", type=int, default=2, help="inference threads (default 2)")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("read", help="read the tiles and melds in photos",
+                              description="Read each photo: every tile, the melds as laid, "
+                                          "and the tiles the reader is unsure of.")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per image and line: image, tiles, melds, uncertain")
+    p.add_argument("--annotate", metavar="OUT.png",
+                   help="draw the reading (several images: OUT-<image>.png)")
+    _common(p)
+    p.set_defaults(func=cmd_read)
+
+    p = subparsers.add_parser("evaluate", help="measure the reader on a labelled folder",
+                              description="Tile precision, recall and F1, whole-image exact "
+                                          "rate, meld grouping and the confusions that matter "
+                                          "for a folder labelled in the shared format "
+                                          "(images/, labels/, optional melds/).")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--confusion", metavar="OUT.png",
+                   help="confusion matrix image (default ./confusion-<DIR name>.png)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--per-image", action="store_true", help="also list every image")
+    _common(p)
+    p.set_defaults(func=cmd_evaluate)
+
+    p = subparsers.add_parser("train", help="train the tile reader's models from scratch",
+                              description="Train the tile finder and the tile reader from "
+                                          "../shared/data/photos/train plus synthetic photos "
+                                          "and export them to ONNX (needs the train extra).")
+    from .train_args import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(func=cmd_train)

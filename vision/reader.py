@@ -1,0 +1,292 @@
+"""The tile reader: a photo in; every tile (notation, confidence, outline), the melds as laid,
+and what it is unsure of out. ONNX Runtime, OpenCV and numpy only.
+
+    >>> import vision
+    >>> reading = vision.read_image("table.jpg")          # or a BGR array
+    >>> str(reading.table)                                  # 'R7 R8 R9 | K5 B5 O5'
+    >>> reading.uncertain[0]["reason"]                      # 'R8 read at 0.58; as R7 ...'
+
+Two models (``models/tile-finder.onnx``, ``models/tile-reader.onnx``; see their cards): the
+finder marks each tile's centre, size and direction; each tile is then cut out, straightened
+and read by the reader, which also says which way up it lies (a 6 is not a 9) or that the
+crop is not a tile at all. Tiles are grouped into melds by how they lie (see
+:mod:`vision.melds`), and the rules are used as a sanity check only: a reading is never
+changed to make a meld valid, the doubtful tile is flagged with the reading that would.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .geometry import (CROP_H, CROP_W, N_TILES, NOT_A_TILE, CropSource, decode_detections,
+                       detector_input, flip_corners, rect_corners)
+from .imageio import ImageError, load_image, work_copy  # noqa: F401  (ImageError: raised by read)
+from .labels import REPO_ROOT, TILES
+
+FINDER = "tile-finder.onnx"
+#: The finder runs at these sizes (longer image side): 576 alone finds most tiles, 704
+#: adds small, distant ones (chosen on synthetic and training images, not the valid photos).
+DET_SIZES = (576, 704)
+READER = "tile-reader.onnx"
+
+
+class ModelsMissingError(FileNotFoundError):
+    """The ONNX models are not where the reader looks; the message says where it looked."""
+
+
+def models_dir(explicit: str | os.PathLike | None = None) -> Path:
+    """Where the models are: ``explicit``, else ``$RUMMIREF_MODELS``, else the source tree's
+    ``models/`` (editable installs) or ``<prefix>/share/rummiref/models`` (wheel installs)."""
+    candidates = []
+    if explicit is not None:
+        candidates.append(Path(explicit))
+    elif os.environ.get("RUMMIREF_MODELS"):
+        candidates.append(Path(os.environ["RUMMIREF_MODELS"]))
+    else:
+        import sys
+
+        candidates += [REPO_ROOT / "models",
+                       Path(sys.prefix) / "share" / "rummiref" / "models"]
+    for c in candidates:
+        if (c / FINDER).is_file() and (c / READER).is_file():
+            return c
+    raise ModelsMissingError(
+        f"the tile reader's models ({FINDER}, {READER}) are not in "
+        + " or ".join(str(c) for c in candidates)
+        + "; train them with `rummiref train` or set RUMMIREF_MODELS")
+
+
+@dataclass
+class TileReading:
+    """One tile as read: notation, confidence (probability of that tile, either way up),
+    outline (corners TL, TR, BR, BL as the tile is read, image pixels), the next most likely
+    readings, whether it lies upside down (from the camera's view) and the finder's score."""
+
+    tile: str
+    confidence: float
+    corners: np.ndarray
+    alternatives: list[tuple[str, float]] = field(default_factory=list)
+    upside_down: bool = False
+    score: float = 1.0
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.corners.mean(0)
+
+    def to_dict(self) -> dict:
+        return {"tile": self.tile, "confidence": round(float(self.confidence), 4),
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
+
+
+@dataclass
+class Reading:
+    """What the reader saw in one image. Every model adapter produces this; annotators and
+    the CLI consume it. ``melds`` are lists of indices into ``tiles``, in laid order."""
+
+    tiles: list[TileReading] = field(default_factory=list)
+    melds: list[list[int]] = field(default_factory=list)
+    uncertain: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    image_size: tuple[int, int] = (0, 0)
+    image: str | None = None
+    timings: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    # columnar views -------------------------------------------------------
+    @property
+    def notations(self) -> list[str]:
+        return [t.tile for t in self.tiles]
+
+    @property
+    def confidence(self) -> np.ndarray:
+        return np.array([t.confidence for t in self.tiles], dtype=np.float32)
+
+    @property
+    def corners(self) -> np.ndarray:
+        if not self.tiles:
+            return np.zeros((0, 4, 2), np.float32)
+        return np.stack([t.corners for t in self.tiles]).astype(np.float32)
+
+    @property
+    def meld_tiles(self) -> list[list[str]]:
+        return [[self.tiles[i].tile for i in m] for m in self.melds]
+
+    @property
+    def table(self):
+        """The melds as a ``referee.Table`` (not checked: a third copy is flagged in
+        ``uncertain``, not raised)."""
+        from referee import Table
+
+        return Table(self.meld_tiles)
+
+    @property
+    def uncertain_indices(self) -> set[int]:
+        return {u["index"] for u in self.uncertain}
+
+    def to_dict(self) -> dict:
+        d = {"tiles": [t.to_dict() for t in self.tiles], "melds": self.meld_tiles,
+             "uncertain": [dict(u) for u in self.uncertain], "table": str(self.table)}
+        if self.image is not None:
+            d = {"image": self.image, **d}
+        if self.notes:
+            d["notes"] = list(self.notes)
+        return d
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(1, keepdims=True)
+
+
+class Reader:
+    """Loads the two models once; :meth:`read` reads images.
+
+    ``threads``: ONNX Runtime threads per model (default 2). ``detect_threshold``: the finder's
+    heat threshold. ``min_tile_prob``: detections whose best tile reading is below the
+    "not a tile" probability or this value are dropped. ``rules``: referee rules preset for
+    the sanity checks (default: the referee's default).
+    """
+
+    def __init__(self, models: str | os.PathLike | None = None, *, threads: int = 2,
+                 detect_threshold: float = 0.5, min_tile_prob: float = 0.2,
+                 uncertain_below: float = 0.75, rules=None,
+                 det_sizes: tuple[int, ...] = DET_SIZES):
+        import onnxruntime as ort
+
+        self.models = models_dir(models)
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        # no busy-waiting threads: on a shared laptop CPU they only steal time
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        prov = ["CPUExecutionProvider"]
+        self.finder = ort.InferenceSession(str(self.models / FINDER), opts, providers=prov)
+        self.reader = ort.InferenceSession(str(self.models / READER), opts, providers=prov)
+        self._fin = self.finder.get_inputs()[0].name
+        self._rin = self.reader.get_inputs()[0].name
+        self.detect_threshold = detect_threshold
+        self.det_sizes = tuple(det_sizes)
+        self.min_tile_prob = min_tile_prob
+        self.uncertain_below = uncertain_below
+        self.rules = rules
+
+    # ------------------------------------------------------------------
+    def detect(self, img: np.ndarray) -> list[dict]:
+        """Tiles the finder finds, at each of ``det_sizes`` (longer image side, pixels);
+        a tile found at several sizes is kept once (its best find)."""
+        dets: list[dict] = []
+        for size in self.det_sizes:
+            x, scale = detector_input(img, size)
+            out = self.finder.run(None, {self._fin: x})[0][0]
+            dets += decode_detections(out, scale, self.detect_threshold)
+        if len(self.det_sizes) < 2 or len(dets) < 2:
+            return dets
+        dets.sort(key=lambda d: -d["score"])
+        c = np.array([d["centre"] for d in dets])
+        s = np.array([d["short"] for d in dets])
+        dist = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
+        close = dist <= 0.45 * np.minimum(s[:, None], s[None, :])
+        keep: list[int] = []
+        for i in range(len(dets)):
+            if not keep or not close[i, keep].any():
+                keep.append(i)
+        return [dets[i] for i in keep]
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        """Probabilities (N x 107) for straightened crops (N x CROP_H x CROP_W x 3 BGR)."""
+        if len(crops) == 0:
+            return np.zeros((0, 2 * N_TILES + 1), np.float32)
+        x = (crops[:, :, :, ::-1].astype(np.float32) - 127.5) * (1.0 / 64.0)
+        x = np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+        return _softmax(self.reader.run(None, {self._rin: x})[0])
+
+    def read(self, image, *, name: str | None = None) -> Reading:
+        """Read one image (path, bytes or BGR array). Raises :class:`ImageError` for input
+        that is not a usable image (the message says why)."""
+        t0 = time.perf_counter()
+        notes: list[str] = []
+        img = load_image(image, name, notes=notes)
+        label = name if name is not None else (str(image) if isinstance(image, (str, os.PathLike))
+                                               else None)
+        h, w = img.shape[:2]
+        reading = Reading(image_size=(w, h), image=label, notes=notes)
+        small, k = work_copy(img)
+        if float(small[::4, ::4].std()) < 3.0:
+            reading.notes.append("the image is blank (one flat colour): no tiles")
+            reading.timings["total_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+            return reading
+        t1 = time.perf_counter()
+        dets = self.detect(small)
+        t2 = time.perf_counter()
+        src = CropSource(small)
+        corners = [rect_corners(d["centre"], d["short"], d["long"], d["down"]) for d in dets]
+        crops = np.stack([src.crop(c) for c in corners]) if corners else np.zeros(
+            (0, CROP_H, CROP_W, 3), np.uint8)
+        probs = self.classify(crops)
+        t3 = time.perf_counter()
+        tiles = []
+        both = probs[:, :N_TILES] + probs[:, N_TILES:2 * N_TILES]
+        bests = both.argmax(1) if len(both) else np.zeros(0, int)
+        tops = np.argsort(-both, axis=1)[:, :4] if len(both) else np.zeros((0, 4), int)
+        for d, c, p, tile_p, best, order in zip(dets, corners, probs, both, bests, tops):
+            best = int(best)
+            if p[NOT_A_TILE] >= tile_p[best] or tile_p[best] < self.min_tile_prob:
+                continue
+            upside = p[N_TILES + best] > p[best]
+            cc = flip_corners(c) if upside else c
+            alts = [(TILES[i], float(tile_p[i])) for i in order[1:] if tile_p[i] >= 0.01]
+            tiles.append(TileReading(TILES[best], float(tile_p[best]), cc / k, alts,
+                                     bool(upside), d["score"]))
+        tiles = _suppress_duplicates(tiles)
+        from .melds import group_melds, sanity_check
+
+        reading.tiles = tiles
+        reading.melds = group_melds([t.corners for t in tiles])
+        reading.uncertain = sanity_check(reading, self.rules, self.uncertain_below)
+        if not tiles:
+            reading.notes.append("no tiles found")
+        t4 = time.perf_counter()
+        reading.timings = {"load_ms": round((t1 - t0) * 1000, 1),
+                           "detect_ms": round((t2 - t1) * 1000, 1),
+                           "classify_ms": round((t3 - t2) * 1000, 1),
+                           "melds_and_checks_ms": round((t4 - t3) * 1000, 1),
+                           "total_ms": round((t4 - t0) * 1000, 1)}
+        return reading
+
+
+def _suppress_duplicates(tiles: list[TileReading]) -> list[TileReading]:
+    """Drop a detection whose centre lies well inside a better one (a tile found twice)."""
+    if not tiles:
+        return tiles
+    c = np.array([t.centre for t in tiles])
+    w = np.array([float(np.hypot(*(t.corners[1] - t.corners[0]))) for t in tiles])
+    dist = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
+    close = dist <= 0.45 * np.minimum(w[:, None], w[None, :])
+    order = sorted(range(len(tiles)), key=lambda i: -tiles[i].score * tiles[i].confidence)
+    keep: list[int] = []
+    for i in order:
+        if not keep or not close[i, keep].any():
+            keep.append(i)
+    # keep a stable, readable order: top to bottom, then left to right
+    keep.sort(key=lambda i: (round(float(c[i, 1]) / 40), float(c[i, 0])))
+    return [tiles[i] for i in keep]
+
+
+_default_reader: Reader | None = None
+
+
+def read_image(image, **kwargs) -> Reading:
+    """Read one image with the default models (loaded once and kept)."""
+    global _default_reader
+    if _default_reader is None:
+        _default_reader = Reader()
+    return _default_reader.read(image, **kwargs)

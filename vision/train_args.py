@@ -1,0 +1,25 @@
+"""Arguments of ``rummiref train`` (kept apart so the CLI can list them without torch)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+_REPO = Path(__file__).resolve().parent.parent
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--photos", default=str(_REPO.parent / "shared" / "data" / "photos"),
+                   help="labelled photos (with train/), default ../shared/data/photos")
+    p.add_argument("--out", default=str(_REPO / "models"), help="where the ONNX models go")
+    p.add_argument("--synthetic", type=int, default=400, help="synthetic photos to render")
+    p.add_argument("--finder-steps", type=int, default=1200, help="tile finder training steps")
+    p.add_argument("--batch", type=int, default=16, help="tile finder batch (crops)")
+    p.add_argument("--reader-epochs", type=int, default=10, help="tile reader epochs")
+    p.add_argument("--jitters", type=int, default=3, help="crops per real tile")
+    p.add_argument("--max-photos", type=int, default=None, help="use only the first N photos")
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch threads (1 is fastest on a busy 2-core machine)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--skip-finder", action="store_true", help="train only the tile reader")
+    p.add_argument("--skip-reader", action="store_true", help="train only the tile finder")
