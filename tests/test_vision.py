@@ -105,6 +105,99 @@ def test_upside_down_meld_is_read_in_laid_order(reader):
     assert all(t.upside_down for t in reading.tiles)
 
 
+def test_tile_seen_at_a_wrong_angle_is_still_read(reader, monkeypatch):
+    """The finder's direction can be well off for a thick tile seen from the side: the reader
+    looks again, turned, at tiles it is unsure of, and the surest look wins."""
+    img, labels = render_table("R3 R4 R5 R6 | K9 B9 O9", seed=11, classic=True,
+                               upside_down=0.0, angle=0.0)
+    truth = sorted(t for t, _ in labels)
+    found = reader.detect(img)
+    assert len(found) == len(truth)
+
+    def turned(a_deg):
+        a = np.radians(a_deg)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        return [{**d, "down": rot @ np.asarray(d["down"], float)} for d in found]
+
+    for deg in (25.0, -25.0):
+        monkeypatch.setattr(reader, "detect", lambda im, deg=deg: turned(deg))
+        assert sorted(reading_notations(reader.read(img))) == truth, deg
+
+
+def reading_notations(reading) -> list[str]:
+    return [t.tile for t in reading.tiles]
+
+
+def test_second_look_keeps_the_surest_reading_and_averages_not_a_tile():
+    from vision.geometry import CropSource, N_TILES, NOT_A_TILE
+
+    r = Reader.__new__(Reader)
+    r.second_look_turns, r.second_look_below = (-15.0, 15.0), 0.9
+    width = 2 * N_TILES + 1
+
+    def probs(**mass):
+        p = np.zeros(width)
+        for k, v in mass.items():
+            p[int(k[1:])] = v
+        return p
+
+    first = np.stack([probs(t5=0.99, t106=0.01),            # sure: not looked at again
+                      probs(t5=0.5, t7=0.3, t106=0.2),      # unsure: looked at twice more
+                      probs(t2=0.3, t106=0.7)])             # probably not a tile
+    looks = iter([np.stack([probs(t7=0.9, t106=0.1), probs(t7=0.6, t5=0.2, t106=0.2),
+                            probs(t2=0.4, t106=0.6), probs(t60=0.45, t106=0.55)])])
+    asked = []
+
+    def classify(crops):
+        asked.append(len(crops))
+        return next(looks)
+
+    r.classify = classify
+    img = np.full((200, 200, 3), 200, np.uint8)
+    corners = [rect_corners((50 + 40 * i, 100), 30, 42, (0, 1)) for i in range(3)]
+    out = r._second_look(CropSource(img), corners, first)
+    assert asked == [4]  # two unsure tiles x two turns
+    assert np.array_equal(out[0], first[0])
+    # tile 1: the -15 degree look (R? index 7 at 0.9) is the surest; not-a-tile is the mean
+    nt = (0.2 + 0.1 + 0.2) / 3
+    assert out[1].argmax() == 7 and out[1][NOT_A_TILE] == pytest.approx(nt)
+    assert out[1][:NOT_A_TILE].sum() == pytest.approx(1 - nt)
+    # tile 2: upside-down 60 (index 60 - 53 = 7) at 0.45 is its surest look, but on average
+    # it is not a tile, and stays so
+    both = out[2][:N_TILES] + out[2][N_TILES:NOT_A_TILE]
+    assert out[2][NOT_A_TILE] == pytest.approx((0.7 + 0.6 + 0.55) / 3)
+    assert out[2][NOT_A_TILE] > both.max()
+
+
+def test_six_or_nine_follows_the_way_up_of_its_meld():
+    from vision.reader import _six_or_nine_by_neighbours
+
+    def tile(name, conf, x, up, alts=()):
+        c = rect_corners((x, 100), 30, 42, (0, 1))
+        return TileReading(name, conf, flip_corners(c) if up else c, list(alts), up)
+
+    # K5 K? K7 lie upright; the middle tile looks like an upside-down 9 but might be a 6
+    tiles = [tile("K5", 0.99, 50, False), tile("K9", 0.62, 82, True, [("K6", 0.31)]),
+             tile("K7", 0.98, 114, False)]
+    notes = _six_or_nine_by_neighbours(tiles, [[0, 1, 2]])
+    assert [t.tile for t in tiles] == ["K5", "K6", "K7"]
+    assert not tiles[1].upside_down and tiles[1].confidence == pytest.approx(0.31)
+    assert ("K9", 0.62) in tiles[1].alternatives
+    assert notes and "K6" in notes[0] and "K9 at 0.62" in notes[0]
+    assert group_melds([t.corners for t in tiles]) == [[0, 1, 2]]
+
+    # a 9 read surely stays a 9, even against its meld (the player laid it so)
+    sure = [tile("K5", 0.99, 50, False), tile("K9", 0.97, 82, True, [("K6", 0.02)]),
+            tile("K7", 0.98, 114, False)]
+    assert _six_or_nine_by_neighbours(sure, [[0, 1, 2]]) == [] and sure[1].tile == "K9"
+    # neighbours that disagree among themselves, or a tile alone, decide nothing
+    mixed = [tile("K5", 0.99, 50, False), tile("K9", 0.6, 82, True, [("K6", 0.3)]),
+             tile("K7", 0.98, 114, True)]
+    assert _six_or_nine_by_neighbours(mixed, [[0, 1, 2]]) == [] and mixed[1].tile == "K9"
+    alone = [tile("R6", 0.55, 50, True, [("R9", 0.4)])]
+    assert _six_or_nine_by_neighbours(alone, [[0]]) == [] and alone[0].tile == "R6"
+
+
 # ---------------------------------------------------------------- CLI
 
 @pytest.fixture(scope="module")

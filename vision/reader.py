@@ -33,6 +33,12 @@ FINDER = "tile-finder.onnx"
 #: adds small, distant ones (chosen on synthetic and training images, not the valid photos).
 DET_SIZES = (576, 704)
 READER = "tile-reader.onnx"
+#: A tile the reader is not sure of at the finder's direction is looked at again turned by
+#: these angles (degrees): the finder's direction can be well off for a thick tile seen from
+#: the side. The surest reading wins; "not a tile" is the average over all the looks.
+SECOND_LOOK_TURNS = (-30.0, -15.0, 15.0, 30.0)
+#: ... when its best reading at the finder's direction is below this probability.
+SECOND_LOOK_BELOW = 0.97
 
 
 class ModelsMissingError(FileNotFoundError):
@@ -158,7 +164,9 @@ class Reader:
     def __init__(self, models: str | os.PathLike | None = None, *, threads: int = 2,
                  detect_threshold: float = 0.5, min_tile_prob: float = 0.2,
                  uncertain_below: float = 0.75, rules=None,
-                 det_sizes: tuple[int, ...] = DET_SIZES):
+                 det_sizes: tuple[int, ...] = DET_SIZES,
+                 second_look_turns: tuple[float, ...] = SECOND_LOOK_TURNS,
+                 second_look_below: float = SECOND_LOOK_BELOW):
         import onnxruntime as ort
 
         self.models = models_dir(models)
@@ -178,6 +186,8 @@ class Reader:
         self.min_tile_prob = min_tile_prob
         self.uncertain_below = uncertain_below
         self.rules = rules
+        self.second_look_turns = tuple(second_look_turns)
+        self.second_look_below = second_look_below
 
     # ------------------------------------------------------------------
     def detect(self, img: np.ndarray) -> list[dict]:
@@ -209,6 +219,38 @@ class Reader:
         x = np.ascontiguousarray(x.transpose(0, 3, 1, 2))
         return _softmax(self.reader.run(None, {self._rin: x})[0])
 
+    def _second_look(self, src: CropSource, corners: list[np.ndarray],
+                     probs: np.ndarray) -> np.ndarray:
+        """Probabilities after looking again, turned, at the tiles not read surely at the
+        finder's direction (see :data:`SECOND_LOOK_TURNS`)."""
+        turns = self.second_look_turns
+        if not turns or not len(probs):
+            return probs
+        both = probs[:, :N_TILES] + probs[:, N_TILES:2 * N_TILES]
+        unsure = np.nonzero(both.max(1) < self.second_look_below)[0]
+        if not len(unsure):
+            return probs
+        extra = []
+        for i in unsure:
+            c = corners[i]
+            centre = c.mean(0)
+            for deg in turns:
+                a = np.radians(deg)
+                rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+                extra.append(src.crop((c - centre) @ rot.T + centre))
+        more = self.classify(np.stack(extra)).reshape(len(unsure), len(turns), -1)
+        looks = np.concatenate([probs[unsure][:, None], more], axis=1)  # n x (1+turns) x 107
+        look_both = looks[:, :, :N_TILES] + looks[:, :, N_TILES:2 * N_TILES]
+        best = look_both.max(2).argmax(1)
+        chosen = looks[np.arange(len(unsure)), best].copy()
+        not_tile = looks[:, :, NOT_A_TILE].mean(1)
+        tile_mass = np.maximum(chosen[:, :NOT_A_TILE].sum(1), 1e-9)
+        chosen[:, :NOT_A_TILE] *= ((1.0 - not_tile) / tile_mass)[:, None]
+        chosen[:, NOT_A_TILE] = not_tile
+        out = probs.copy()
+        out[unsure] = chosen
+        return out
+
     def read(self, image, *, name: str | None = None) -> Reading:
         """Read one image (path, bytes or BGR array). Raises :class:`ImageError` for input
         that is not a usable image (the message says why)."""
@@ -232,6 +274,7 @@ class Reader:
         crops = np.stack([src.crop(c) for c in corners]) if corners else np.zeros(
             (0, CROP_H, CROP_W, 3), np.uint8)
         probs = self.classify(crops)
+        probs = self._second_look(src, corners, probs)
         t3 = time.perf_counter()
         tiles = []
         both = probs[:, :N_TILES] + probs[:, N_TILES:2 * N_TILES]
@@ -249,8 +292,12 @@ class Reader:
         tiles = _suppress_duplicates(tiles)
         from .melds import group_melds, sanity_check
 
-        reading.tiles = tiles
         reading.melds = group_melds([t.corners for t in tiles])
+        turned = _six_or_nine_by_neighbours(tiles, reading.melds)
+        if turned:
+            reading.notes.extend(turned)
+            reading.melds = group_melds([t.corners for t in tiles])
+        reading.tiles = tiles
         reading.uncertain = sanity_check(reading, self.rules, self.uncertain_below)
         if not tiles:
             reading.notes.append("no tiles found")
@@ -279,6 +326,40 @@ def _suppress_duplicates(tiles: list[TileReading]) -> list[TileReading]:
     # keep a stable, readable order: top to bottom, then left to right
     keep.sort(key=lambda i: (round(float(c[i, 1]) / 40), float(c[i, 0])))
     return [tiles[i] for i in keep]
+
+
+#: A 6 or 9 is read the other way up when its own reading is in doubt (the other numeral has at
+#: least this probability) and the sure tiles of its meld all lie that other way up.
+SIX_NINE_ALT_MIN = 0.05
+SIX_NINE_SURE = 0.9
+
+
+def _six_or_nine_by_neighbours(tiles: list[TileReading], melds: list[list[int]]) -> list[str]:
+    """Where a tile's 6 and 9 look alike (no bar under them in some editions), let the way up
+    of the rest of its meld decide. A tile read otherwise keeps its doubt: its confidence is
+    that of the reading taken, so it is still listed as uncertain. Returns a note for each
+    reading changed (``tiles`` is changed in place)."""
+    changed: list[str] = []
+    for meld in melds:
+        for i in meld:
+            t = tiles[i]
+            other = {"6": "9", "9": "6"}.get(t.tile[1:])
+            if other is None:
+                continue
+            alt = t.tile[0] + other
+            p_alt = dict(t.alternatives).get(alt, 0.0)
+            if p_alt < SIX_NINE_ALT_MIN:
+                continue
+            sure = [tiles[j].upside_down for j in meld if j != i
+                    and tiles[j].tile[1:] not in ("6", "9") and tiles[j].confidence >= SIX_NINE_SURE]
+            if not sure or any(u == t.upside_down for u in sure):
+                continue
+            alts = [(t.tile, t.confidence)] + [a for a in t.alternatives if a[0] != alt]
+            tiles[i] = TileReading(alt, p_alt, flip_corners(t.corners), alts,
+                                   not t.upside_down, t.score)
+            changed.append(f"{alt}: its 6 and 9 look alike, so it is read the way up of the "
+                           f"rest of its meld (on its own: {t.tile} at {t.confidence:.2f})")
+    return changed
 
 
 _default_reader: Reader | None = None

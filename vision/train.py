@@ -37,6 +37,9 @@ from .labels import TILES, iter_labelled
 from .train_args import add_arguments
 
 CROP = 256  # detector training crop (pixels, at detector scale)
+#: Tile sizes the finder trains on, relative to a photo scaled to TRAIN_BASE_SIZE: the reader
+#: runs it at 576 and 704 pixels (1.3 and 1.6 times that), and close-ups give bigger tiles.
+FINDER_SCALES = (0.7, 2.6)
 
 
 def _log(msg: str) -> None:
@@ -68,10 +71,17 @@ def ink_says_upside_down(crop: np.ndarray) -> bool:
 
 
 def _jitter(corners: np.ndarray, rng: np.random.Generator, amount: float = 1.0) -> np.ndarray:
-    """Corners moved like a detector's error: shift, scale, rotate (keeps the reading order)."""
+    """Corners moved like a detector's error: shift, scale, rotate (keeps the reading order).
+
+    Most turns are small; one crop in four (at full ``amount``) is turned by up to 30 degrees,
+    as the finder's direction can be that far off for a tilted, thick tile seen from the side
+    (the reader also looks at each tile turned by 15 and 30 degrees, see ``vision.reader``)."""
     c = corners.mean(0)
     width = float(np.hypot(*(corners[1] - corners[0])))
-    a = math.radians(rng.normal(0, 3.0 * amount))
+    if rng.random() < 0.25 * amount:
+        a = math.radians(rng.uniform(-30.0, 30.0))
+    else:
+        a = math.radians(rng.normal(0, 3.0 * amount))
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]], np.float32)
     sc = np.array([rng.uniform(1 - 0.07 * amount, 1 + 0.1 * amount)], np.float32)
     shift = rng.normal(0, 0.04 * amount * width, 2).astype(np.float32)
@@ -137,7 +147,7 @@ def _det_sample(img, corners, rng, crop=CROP):
     import cv2
 
     h, w = img.shape[:2]
-    s = TRAIN_BASE_SIZE / max(h, w) * math.exp(rng.uniform(math.log(0.55), math.log(1.8)))
+    s = TRAIN_BASE_SIZE / max(h, w) * math.exp(rng.uniform(*np.log(FINDER_SCALES)))
     ang = rng.uniform(0, 360) if rng.random() < 0.6 else rng.normal(0, 8)
     if corners and rng.random() < 0.8:
         c = corners[int(rng.integers(len(corners)))].mean(0) + rng.normal(0, crop / s / 4, 2)
