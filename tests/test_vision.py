@@ -198,6 +198,26 @@ def test_six_or_nine_follows_the_way_up_of_its_meld():
     assert _six_or_nine_by_neighbours(alone, [[0]]) == [] and alone[0].tile == "R6"
 
 
+def test_doubtful_find_of_a_size_no_tile_has_is_not_read():
+    from vision.reader import _drop_odd_sizes
+
+    def tile(name, conf, x, size=1.0):
+        return TileReading(name, conf, rect_corners((x, 100), 30 * size, 42 * size, (0, 1)))
+
+    sure = [tile("R3", 0.99, 50), tile("R4", 0.98, 82), tile("R5", 0.97, 114),
+            tile("K9", 0.95, 300, 1.3)]  # a little bigger: nearer the camera
+    big = tile("K4", 0.22, 600, 3.0)          # a shadow on the rack, three tiles wide
+    tiny = tile("O2", 0.3, 700, 0.4)
+    kept, dropped = _drop_odd_sizes(sure + [big, tiny], doubtful_below=0.75)
+    assert kept == sure and dropped == [big, tiny]
+    # a sure reading is kept whatever its size (a close-up beside distant tiles) ...
+    close = tile("B7", 0.96, 600, 3.0)
+    assert _drop_odd_sizes(sure + [close], 0.75) == (sure + [close], [])
+    # ... and with fewer than three sure tiles there is nothing to compare with
+    few = [tile("R3", 0.99, 50), tile("R4", 0.5, 82), tile("R5", 0.5, 114), big]
+    assert _drop_odd_sizes(few, 0.75) == (few, [])
+
+
 # ---------------------------------------------------------------- CLI
 
 @pytest.fixture(scope="module")

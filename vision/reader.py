@@ -290,6 +290,11 @@ class Reader:
             tiles.append(TileReading(TILES[best], float(tile_p[best]), cc / k, alts,
                                      bool(upside), d["score"]))
         tiles = _suppress_duplicates(tiles)
+        tiles, odd = _drop_odd_sizes(tiles, self.uncertain_below)
+        if odd:
+            reading.notes.append(
+                f"not read: {len(odd)} doubtful find(s) of a size no tile here has ("
+                + ", ".join(f"{t.tile} at {t.confidence:.2f}" for t in odd) + ")")
         from .melds import group_melds, sanity_check
 
         reading.melds = group_melds([t.corners for t in tiles])
@@ -326,6 +331,34 @@ def _suppress_duplicates(tiles: list[TileReading]) -> list[TileReading]:
     # keep a stable, readable order: top to bottom, then left to right
     keep.sort(key=lambda i: (round(float(c[i, 1]) / 40), float(c[i, 0])))
     return [tiles[i] for i in keep]
+
+
+#: All tiles of a set are one size: a doubtful find more than this many times bigger (or
+#: smaller) than the median sure tile of the photo is not a tile (perspective makes the tiles
+#: of one photo differ by up to about 1.5 times).
+ODD_SIZE = 1.8
+ODD_SIZE_SURE = 0.9
+
+
+def _drop_odd_sizes(tiles: list[TileReading], doubtful_below: float
+                    ) -> tuple[list[TileReading], list[TileReading]]:
+    """(tiles kept, doubtful finds dropped for their size); needs three sure tiles to judge."""
+    if len(tiles) < 4:
+        return tiles, []
+    size = np.array([float(np.sqrt(abs(_area(t.corners)))) for t in tiles])
+    sure = size[[t.confidence >= ODD_SIZE_SURE for t in tiles]]
+    if len(sure) < 3:
+        return tiles, []
+    ratio = size / float(np.median(sure))
+    odd = [(t.confidence < doubtful_below) and not (1 / ODD_SIZE <= r <= ODD_SIZE)
+           for t, r in zip(tiles, ratio)]
+    return ([t for t, o in zip(tiles, odd) if not o], [t for t, o in zip(tiles, odd) if o])
+
+
+def _area(corners: np.ndarray) -> float:
+    """Area of a tile outline (shoelace formula)."""
+    x, y = corners[:, 0].astype(np.float64), corners[:, 1].astype(np.float64)
+    return 0.5 * float(x @ np.roll(y, -1) - y @ np.roll(x, -1))
 
 
 #: A 6 or 9 is read the other way up when its own reading is in doubt (the other numeral has at
