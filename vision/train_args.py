@@ -15,8 +15,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--synthetic", type=int, default=400, help="synthetic photos to render")
     p.add_argument("--finder-steps", type=int, default=1200, help="tile finder training steps")
     p.add_argument("--batch", type=int, default=16, help="tile finder batch (crops)")
-    p.add_argument("--reader-epochs", type=int, default=10, help="tile reader epochs")
-    p.add_argument("--jitters", type=int, default=3, help="crops per real tile")
+    p.add_argument("--reader-epochs", type=int, default=18, help="tile reader epochs")
+    p.add_argument("--jitters", type=int, default=4, help="crops per real tile")
     p.add_argument("--max-photos", type=int, default=None, help="use only the first N photos")
     p.add_argument("--threads", type=int, default=1,
                    help="torch threads (1 is fastest on a busy 2-core machine)")
