@@ -34,6 +34,9 @@ def test_tap_held_while_the_cards_redraw_still_counts(server, phones):
     page.mouse.up()
     expect(page.locator(f"{card('Ben')} .notation")).to_have_text("K1 K5 K2")
     expect(page.locator(f"{card('Ben')} .preview")).to_have_text("3 tiles = 8 points")
+    # the greyed-out points box shows the same total
+    expect(page.locator(f"{card('Ben')} .rack-points")).to_have_value("8")
+    expect(page.locator(f"{card('Ben')} .rack-points")).to_be_disabled()
 
 
 def test_typing_points_is_not_interrupted_by_another_racks_total(server, phones):

@@ -296,8 +296,12 @@
      the cursor out of another player's points box. */
   function refreshPreview(p) {
     const st = entry.racks[p];
-    const pv = Array.from($("rack-cards").querySelectorAll(".preview")).find((x) => x.dataset.player === p);
-    if (pv) showPreview(pv, st); else renderRacks();
+    const mine = (sel) => Array.from($("rack-cards").querySelectorAll(sel)).find((x) => x.dataset.player === p);
+    const pv = mine(".preview");
+    if (!pv) { renderRacks(); return; }
+    showPreview(pv, st);
+    const points = mine(".rack-points");  // shows the tiles' total, greyed out
+    if (points && st.tiles.length) points.value = st.value === null ? "" : String(st.value);
   }
 
   let keypadColour = "K";
