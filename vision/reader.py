@@ -9,8 +9,10 @@ and what it is unsure of out. ONNX Runtime, OpenCV and numpy only.
 Two models (``models/tile-finder.onnx``, ``models/tile-reader.onnx``; see their cards): the
 finder marks each tile's centre, size and direction; each tile is then cut out, straightened
 and read by the reader, which also says which way up it lies (a 6 is not a 9) or that the
-crop is not a tile at all. Tiles are grouped into melds by how they lie (see
-:mod:`vision.melds`), and the rules are used as a sanity check only: a reading is never
+crop is not a tile at all; a tile read with doubt is read again turned (the finder's direction
+can be off). Tiles are grouped into melds by how they lie (see :mod:`vision.melds`); a doubted
+6 or 9 follows the way up of its meld, and a doubtful find of a size no tile in the photo has
+is dropped (both with a note). The rules are used as a sanity check only: a reading is never
 changed to make a meld valid, the doubtful tile is flagged with the reading that would.
 """
 
