@@ -457,13 +457,19 @@ def update_watcher(db: Session, game: Game, body: Any) -> tuple[LiveSession, boo
 
 # --- corrections ---------------------------------------------------------------------------------
 
-def correct_turn(db: Session, game: Game, number: int, body: Any, actor: str) -> dict:
+def _turn(db: Session, game: Game, number: int):
+    """(the game's live session, its turn ``number``), or a 404 that says so."""
     s = _session(db, game, create=False)
     turn = None if s is None else db.execute(
         select(LiveTurn).where(LiveTurn.session_id == s.id, LiveTurn.number == number)
     ).scalar_one_or_none()
     if turn is None:
         raise NotFound(f"there is no live turn {number} in this game", turn=number)
+    return s, turn
+
+
+def correct_turn(db: Session, game: Game, number: int, body: Any, actor: str) -> dict:
+    s, turn = _turn(db, game, number)
     if not isinstance(body, dict):
         raise Invalid('send {"side": "after", "index": <tile number>, "tile": "R7"}')
     side = body.get("side", "after")
@@ -537,12 +543,7 @@ def replay(db: Session, game: Game, s: LiveSession) -> list[int]:
 # --- the dispute view ----------------------------------------------------------------------------
 
 def dispute_json(db: Session, game: Game, number: int) -> dict:
-    s = _session(db, game, create=False)
-    turn = None if s is None else db.execute(
-        select(LiveTurn).where(LiveTurn.session_id == s.id, LiveTurn.number == number)
-    ).scalar_one_or_none()
-    if turn is None:
-        raise NotFound(f"there is no live turn {number} in this game", turn=number)
+    _, turn = _turn(db, game, number)
     before = db.get(LiveSnapshot, turn.before_id)
     after = db.get(LiveSnapshot, turn.after_id)
     rules = service.game_rules(game)
