@@ -30,6 +30,14 @@ def load_cases(name: str) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+def pytest_collection_modifyitems(items):
+    # A test that drives Chromium (through the `browser` fixture) is a browser test, wherever it
+    # lives: `pytest -m browser` runs them all, `-m "not browser"` leaves them out.
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 # --- Chromium for the browser tests: one Playwright instance for the whole session ---------
 
 CHROMIUM = os.environ.get("RUMMIREF_CHROMIUM", "/usr/bin/chromium")

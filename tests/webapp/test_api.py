@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 import referee
 from webapp.models import Game
-from webhelpers import new_game, snapshot, unique_key
+from tests.webapp.webhelpers import new_game, snapshot, unique_key
 
 
 def post_round(client, game, body, **headers):

@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance,  # noqa
                                                status_code_conformance)
 
 from webapp.openapi import document  # noqa: E402
-from webhelpers import new_game  # noqa: E402
+from tests.webapp.webhelpers import new_game  # noqa: E402
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance, response_headers_conformance]

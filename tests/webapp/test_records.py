@@ -8,7 +8,7 @@ import io
 import pytest
 
 from webapp import service
-from webhelpers import new_game, snapshot
+from tests.webapp.webhelpers import new_game, snapshot
 
 
 def post_round(client, game, body):

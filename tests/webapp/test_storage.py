@@ -14,9 +14,9 @@ from sqlalchemy import inspect, text
 
 from webapp import create_app, db as dbmod, default_instance_path, service
 from webapp.models import Base
-from webhelpers import http_request, snapshot
+from tests.webapp.webhelpers import http_request, snapshot
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.conftest import REPO
 
 
 def test_sqlite_runs_in_wal_mode_with_foreign_keys(sqlite_app):
@@ -50,7 +50,7 @@ def fresh_db(backend, tmp_path):
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path / 'fresh.sqlite3'}", None
         return
-    from webhelpers import PG_URL, PgSchema
+    from tests.webapp.webhelpers import PG_URL, PgSchema
 
     schema = PgSchema()
     try:
@@ -105,7 +105,7 @@ def test_init_db_creates_then_reports_up_to_date(tmp_path):
 
 @pytest.mark.postgres
 def test_init_db_on_postgres(tmp_path):
-    from webhelpers import PG_URL, PgSchema, require_postgres
+    from tests.webapp.webhelpers import PG_URL, PgSchema, require_postgres
 
     require_postgres()
 
@@ -198,7 +198,7 @@ def test_database_urls_and_instance_folder(monkeypatch, tmp_path):
 
 
 def test_secret_key_is_created_once_and_kept(tmp_path, sqlite_template, monkeypatch):
-    from webhelpers import sqlite_config
+    from tests.webapp.webhelpers import sqlite_config
 
     monkeypatch.delenv("RUMMIREF_SECRET_KEY", raising=False)
     cfg = sqlite_config(tmp_path / "inst", sqlite_template)

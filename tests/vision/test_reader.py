@@ -25,7 +25,7 @@ from vision.melds import group_melds, sanity_check  # noqa: E402
 from vision.reader import Reader, Reading, TileReading, models_dir  # noqa: E402
 from vision.synth import render_table  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+from tests.conftest import REPO
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import csv
 import io
 import re
 
-from browser_helpers import api_get, create_game, enter_round, expect, tap_tiles
+from tests.webapp.pages.browser_helpers import api_get, create_game, enter_round, expect, tap_tiles
 
 
 def scores_of(page, round_no: int) -> dict[str, str]:

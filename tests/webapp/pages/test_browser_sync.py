@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from browser_helpers import api_get, create_game, enter_round, expect
+from tests.webapp.pages.browser_helpers import api_get, create_game, enter_round, expect
 
 
 def test_second_phone_sees_new_round_within_a_second(server, phones):

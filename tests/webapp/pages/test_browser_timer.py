@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browser_helpers import api_get, create_game, expect
+from tests.webapp.pages.browser_helpers import api_get, create_game, expect
 
 RECORD_VIBRATION = """
   window.__vibrations = [];

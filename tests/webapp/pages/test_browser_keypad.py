@@ -3,7 +3,7 @@ rack totals arrive and the cards are redrawn."""
 
 from __future__ import annotations
 
-from browser_helpers import create_game, expect
+from tests.webapp.pages.browser_helpers import create_game, expect
 
 
 def card(player: str) -> str:

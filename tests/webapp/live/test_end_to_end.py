@@ -13,7 +13,7 @@ from vision.watch import Watcher, WatchConfig
 from vision.watch_cli import FlaskTransport, HttpTransport, LiveClient
 from vision.sources import iter_source
 
-from .fakes import GAME, CodedFrameReader, NullSource, game_frames
+from tests.vision.fakes import GAME, CodedFrameReader, NullSource, game_frames
 
 #: What the referee must say for each turn of fakes.GAME (player, legal, violation codes).
 EXPECTED = [
@@ -169,7 +169,7 @@ def test_serve_camera_in_process_watches_a_photo_folder(live_app, client, game, 
     posts without a token to the most recently active game."""
     from webapp import live
 
-    from .fakes import render_coded
+    from tests.vision.fakes import render_coded
 
     folder = tmp_path / "photos"
     folder.mkdir()
@@ -198,7 +198,7 @@ def test_a_stalled_camera_is_shown_on_the_phones_and_invents_no_turn(live_app, c
 
     from vision.sources import Capture, FrameSource
 
-    from .fakes import render_coded
+    from tests.vision.fakes import render_coded
 
     release = threading.Event()
     opens = []

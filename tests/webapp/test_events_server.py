@@ -7,7 +7,7 @@ import threading
 import time
 
 from webapp.testing import LiveServer
-from webhelpers import SSEClient, http_request, unique_key
+from tests.webapp.webhelpers import SSEClient, http_request, unique_key
 
 
 def create(url, players=("Ann", "Ben", "Cy"), **extra):

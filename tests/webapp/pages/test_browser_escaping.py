@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browser_helpers import create_game, enter_round, expect
+from tests.webapp.pages.browser_helpers import create_game, enter_round, expect
 
 NAMES = ["<script>window.__pwned=1</script>", "<img src=x onerror=window.__pwned=2>",
          "\"><svg onload=window.__pwned=3>", "Dee & 'Co'"]

@@ -1,7 +1,7 @@
 """The watcher's turn detection, hands, consensus and sampling, driven by generated frames.
 
-These use the colour-coded test double (tests/live/fakes.py), not the real tile reader: they
-test the state machine. tests/live/test_end_to_end.py uses the real reader."""
+These use the colour-coded test double (tests/vision/fakes.py), not the real tile reader: they
+test the state machine. tests/webapp/live/test_end_to_end.py uses the real reader."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from browser_helpers import api_get, create_game, enter_round, expect
+from tests.webapp.pages.browser_helpers import api_get, create_game, enter_round, expect
 
 # Another site (localhost is not 127.0.0.1 to the browser), served by the test itself, on the
 # loopback address space so Chromium's private-network checks do not stop the requests first.

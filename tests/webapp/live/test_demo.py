@@ -13,7 +13,7 @@ from vision.watch import Watcher, WatchConfig
 from vision.watch_cli import FlaskTransport, LiveClient
 from webapp import demo
 
-from .fakes import NullSource
+from tests.vision.fakes import NullSource
 
 
 def test_demo_game_verdicts(live_app, client, game):

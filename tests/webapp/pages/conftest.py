@@ -12,14 +12,9 @@ download does not work on these machines. Without it these tests FAIL with the i
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
-
-# The shared helpers (browser_helpers.py) import by name whatever pytest's import mode.
-if str(Path(__file__).parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).parent))
 
 # The `browser` fixture (one Playwright and Chromium for the whole run, shared with the live
 # referee's page tests) is in tests/conftest.py.
@@ -28,14 +23,6 @@ from tests.conftest import ARTIFACTS_ROOT
 ARTIFACTS = ARTIFACTS_ROOT / "browser"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True, "locale": "en-GB"}
-
-
-def pytest_collection_modifyitems(items):
-    # Every test here that drives Chromium (through the `browser` fixture) is a browser test.
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents and "browser" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture
