@@ -229,15 +229,24 @@ class TurnLog:
         turn (unless ``end_turn``: then the player drew); after a failed turn, the table
         before it is the restore; anything else is a turn, judged."""
         seen = parse_table(table, check=False)
-        if self._table is None:
+        outcome = self.outcome_of(seen, end_turn=end_turn)
+        if outcome is Outcome.START:
             self._apply(Entry(EntryKind.START, seen, ref=ref))
-            return Step(Outcome.START)
-        if seen.key() == self._table.key() and not end_turn:
-            if not self._restore_pending:
-                return Step(Outcome.UNCHANGED)
+        elif outcome is Outcome.RESTORED:
             self._apply(Entry(EntryKind.RESTORE, seen, ref=ref))
-            return Step(Outcome.RESTORED)
-        return Step(Outcome.TURN, self._apply(Entry(EntryKind.TURN, seen, elapsed, ref=ref)))
+        elif outcome is Outcome.TURN:
+            return Step(outcome, self._apply(Entry(EntryKind.TURN, seen, elapsed, ref=ref)))
+        return Step(outcome)
+
+    def outcome_of(self, table: TableLike, *, end_turn: bool = False) -> Outcome:
+        """What :meth:`observe` would make of ``table``, changing nothing (a caller that
+        stores only the tables that count asks first)."""
+        seen = parse_table(table, check=False)
+        if self._table is None:
+            return Outcome.START
+        if seen.key() == self._table.key() and not end_turn:
+            return Outcome.RESTORED if self._restore_pending else Outcome.UNCHANGED
+        return Outcome.TURN
 
     def push(self, after: TableLike, elapsed: Optional[float] = None, *,
              ref: Any = None) -> Optional[TurnVerdict]:

@@ -16,11 +16,12 @@ first use, so ``rummiref``'s command line stays light.
 
 from __future__ import annotations
 
-__all__ = ["Reader", "Reading", "TileReading", "read_image", "render_table", "ImageError",
-           "ModelsMissingError", "models_dir"]
+__all__ = ["Reader", "Reading", "TileReading", "Uncertain", "ReadingError", "read_image",
+           "render_table", "ImageError", "ModelsMissingError", "models_dir"]
 
 _WHERE = {
-    "Reader": "reader", "Reading": "reader", "TileReading": "reader", "read_image": "reader",
+    "Reading": "reading", "TileReading": "reading", "Uncertain": "reading",
+    "ReadingError": "reading", "Reader": "reader", "read_image": "reader",
     "ModelsMissingError": "reader", "models_dir": "reader",
     "render_table": "synth", "ImageError": "imageio",
 }

@@ -1,15 +1,18 @@
-"""Drawing a :class:`vision.reader.Reading` onto its image (OpenCV only).
+"""Drawing a :class:`vision.reading.Reading` onto its image (OpenCV only): the one annotator,
+used by ``rummiref read --annotate`` and by the live referee's pictures.
 
 Each tile gets its outline and label (with a small mark on its top edge, so which way up it
 was read is visible); each meld is outlined in green when the referee accepts it and in red
 when not (single tiles, which are not melds, in grey); uncertain tiles are circled in
-magenta with a "?".
+magenta with a "?". Tiles without an outline (a table typed in notation) are not drawn.
 """
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+
+from .reading import Reading
 
 GREEN = (60, 200, 60)
 RED = (40, 40, 230)
@@ -23,8 +26,10 @@ def _text(img, text, org, scale, colour, thick):
     cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
 
 
-def annotate_tiles(img: np.ndarray, reading, scale: float) -> None:
+def annotate_tiles(img: np.ndarray, reading: Reading, scale: float) -> None:
     for t in reading.tiles:
+        if t.corners is None:
+            continue
         c = np.round(t.corners).astype(np.int32)
         cv2.polylines(img, [c], True, TILE, max(1, int(scale)), cv2.LINE_AA)
         top = ((t.corners[0] + t.corners[1]) / 2).astype(int)
@@ -34,11 +39,14 @@ def annotate_tiles(img: np.ndarray, reading, scale: float) -> None:
               (255, 255, 255), max(1, int(scale)))
 
 
-def annotate_melds(img: np.ndarray, reading, scale: float, rules=None) -> None:
+def annotate_melds(img: np.ndarray, reading: Reading, scale: float, rules=None) -> None:
     from referee import check_meld
 
     for meld in reading.melds:
-        pts = np.concatenate([reading.tiles[i].corners for i in meld])
+        outlines = [reading.tiles[i].corners for i in meld if reading.tiles[i].corners is not None]
+        if not outlines:
+            continue
+        pts = np.concatenate(outlines)
         if len(meld) < 2:
             colour = GREY
         else:
@@ -52,9 +60,11 @@ def annotate_melds(img: np.ndarray, reading, scale: float, rules=None) -> None:
                       max(2, int(3 * scale)), cv2.LINE_AA)
 
 
-def annotate_uncertain(img: np.ndarray, reading, scale: float) -> None:
+def annotate_uncertain(img: np.ndarray, reading: Reading, scale: float) -> None:
     for u in reading.uncertain:
-        t = reading.tiles[u["index"]]
+        t = reading.tiles[u.index]
+        if t.corners is None:
+            continue
         c = t.centre
         r = int(0.6 * float(np.hypot(*(t.corners[2] - t.corners[0]))))
         cv2.circle(img, (int(c[0]), int(c[1])), r, MAGENTA, max(2, int(2 * scale)), cv2.LINE_AA)
@@ -62,7 +72,7 @@ def annotate_uncertain(img: np.ndarray, reading, scale: float) -> None:
               max(2, int(2 * scale)))
 
 
-def annotate(image: np.ndarray, reading, rules=None) -> np.ndarray:
+def annotate(image: np.ndarray, reading: Reading, rules=None) -> np.ndarray:
     """A copy of ``image`` (BGR) with the reading drawn on it."""
     out = image.copy()
     scale = max(1.0, max(out.shape[:2]) / 1000.0)

@@ -58,12 +58,12 @@ def cmd_read(args: argparse.Namespace) -> int:
                 _err(str(exc))
             continue
         if args.json:
-            print(json.dumps(reading.to_dict(), ensure_ascii=False))
+            print(json.dumps(reading.to_json(), ensure_ascii=False))
         else:
             table = str(reading.table)
             print(f"{image}: {table if table else '(no tiles)'}")
             for u in reading.uncertain:
-                print(f"  ? tile {u['index']} {u['tile']}: {u['reason']}")
+                print(f"  ? tile {u.index} {reading.tiles[u.index].tile}: {u.reason}")
             for note in reading.notes:
                 print(f"  note: {note}")
         if args.annotate:

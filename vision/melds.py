@@ -20,6 +20,8 @@ from collections import Counter
 
 import numpy as np
 
+from .reading import Reading, Uncertain
+
 MAX_GAP = 0.4      # tile widths between neighbours
 MAX_ACROSS = 0.35  # tile heights of misalignment
 MAX_TURN = 20.0    # degrees
@@ -108,27 +110,23 @@ def _kind_word(tiles: list[str]) -> str:
     return "group" if len(nums) == 1 else "run"
 
 
-def sanity_check(reading, rules=None, uncertain_below: float = 0.75) -> list[dict]:
-    """The tiles a person should confirm, each ``{"index", "tile", "confidence", "reason",
-    "alternatives"}``. Readings are never changed here."""
+def sanity_check(reading: Reading, rules=None, uncertain_below: float = 0.75
+                 ) -> list[Uncertain]:
+    """The tiles a person should confirm, in tile order. Readings are never changed here."""
     from referee import check_meld, get_rules
 
     rules = get_rules(rules)
     tiles = reading.tiles
-    flags: dict[int, dict] = {}
+    flags: dict[int, Uncertain] = {}
 
     def flag(i: int, reason: str, alts: list[str]) -> None:
         if i in flags:
-            if reason in flags[i]["reason"]:
+            if reason in flags[i].reason:
                 return
-            flags[i]["reason"] += "; " + reason
-            for a in alts:
-                if a not in flags[i]["alternatives"]:
-                    flags[i]["alternatives"].append(a)
+            flags[i].reason += "; " + reason
+            flags[i].alternatives += [a for a in alts if a not in flags[i].alternatives]
             return
-        flags[i] = {"index": i, "tile": tiles[i].tile,
-                    "confidence": round(float(tiles[i].confidence), 4),
-                    "reason": reason, "alternatives": list(alts)}
+        flags[i] = Uncertain(i, reason, list(alts))
 
     # 1. melds the rules reject, where one doubtful tile read otherwise would pass
     for meld in reading.melds:

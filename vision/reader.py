@@ -4,7 +4,7 @@ and what it is unsure of out. ONNX Runtime, OpenCV and numpy only.
     >>> import vision
     >>> reading = vision.read_image("table.jpg")          # or a BGR array
     >>> str(reading.table)                                  # 'R7 R8 R9 | K5 B5 O5'
-    >>> reading.uncertain[0]["reason"]                      # 'R8 read at 0.58; as R7 ...'
+    >>> reading.uncertain[0].reason                         # 'R8 read at 0.58; as R7 ...'
 
 Two models (``models/tile-finder.onnx``, ``models/tile-reader.onnx``; see their cards): the
 finder marks each tile's centre, size and direction; each tile is then cut out, straightened
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +28,7 @@ from .geometry import (CROP_H, CROP_W, N_TILES, NOT_A_TILE, CropSource, decode_d
                        detector_input, flip_corners, rect_corners)
 from .imageio import ImageError, load_image, work_copy  # noqa: F401  (ImageError: raised by read)
 from .labels import REPO_ROOT, TILES
+from .reading import Reading, TileReading
 
 FINDER = "tile-finder.onnx"
 #: The finder runs at these sizes (longer image side): 576 alone finds most tiles, 704
@@ -67,85 +67,6 @@ def models_dir(explicit: str | os.PathLike | None = None) -> Path:
         f"the tile reader's models ({FINDER}, {READER}) are not in "
         + " or ".join(str(c) for c in candidates)
         + "; train them with `rummiref train` or set RUMMIREF_MODELS")
-
-
-@dataclass
-class TileReading:
-    """One tile as read: notation, confidence (probability of that tile, either way up),
-    outline (corners TL, TR, BR, BL as the tile is read, image pixels), the next most likely
-    readings, whether it lies upside down (from the camera's view) and the finder's score."""
-
-    tile: str
-    confidence: float
-    corners: np.ndarray
-    alternatives: list[tuple[str, float]] = field(default_factory=list)
-    upside_down: bool = False
-    score: float = 1.0
-
-    @property
-    def centre(self) -> np.ndarray:
-        return self.corners.mean(0)
-
-    def to_dict(self) -> dict:
-        return {"tile": self.tile, "confidence": round(float(self.confidence), 4),
-                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
-
-
-@dataclass
-class Reading:
-    """What the reader saw in one image. Every model adapter produces this; annotators and
-    the CLI consume it. ``melds`` are lists of indices into ``tiles``, in laid order."""
-
-    tiles: list[TileReading] = field(default_factory=list)
-    melds: list[list[int]] = field(default_factory=list)
-    uncertain: list[dict] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    image_size: tuple[int, int] = (0, 0)
-    image: str | None = None
-    timings: dict = field(default_factory=dict)
-
-    def __len__(self) -> int:
-        return len(self.tiles)
-
-    # columnar views -------------------------------------------------------
-    @property
-    def notations(self) -> list[str]:
-        return [t.tile for t in self.tiles]
-
-    @property
-    def confidence(self) -> np.ndarray:
-        return np.array([t.confidence for t in self.tiles], dtype=np.float32)
-
-    @property
-    def corners(self) -> np.ndarray:
-        if not self.tiles:
-            return np.zeros((0, 4, 2), np.float32)
-        return np.stack([t.corners for t in self.tiles]).astype(np.float32)
-
-    @property
-    def meld_tiles(self) -> list[list[str]]:
-        return [[self.tiles[i].tile for i in m] for m in self.melds]
-
-    @property
-    def table(self):
-        """The melds as a ``referee.Table`` (not checked: a third copy is flagged in
-        ``uncertain``, not raised)."""
-        from referee import Table
-
-        return Table(self.meld_tiles)
-
-    @property
-    def uncertain_indices(self) -> set[int]:
-        return {u["index"] for u in self.uncertain}
-
-    def to_dict(self) -> dict:
-        d = {"tiles": [t.to_dict() for t in self.tiles], "melds": self.meld_tiles,
-             "uncertain": [dict(u) for u in self.uncertain], "table": str(self.table)}
-        if self.image is not None:
-            d = {"image": self.image, **d}
-        if self.notes:
-            d["notes"] = list(self.notes)
-        return d
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

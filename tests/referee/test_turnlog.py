@@ -215,3 +215,22 @@ def test_a_corrected_log_replays_to_what_a_fresh_log_fed_the_corrected_tables_sa
     assert [t.to_dict() for t in log.turns] == [t.to_dict() for t in fresh.turns]
     assert (log.table, log.seat, log.opened, log.restore_pending) == \
         (fresh.table, fresh.seat, fresh.opened, fresh.restore_pending)
+
+
+def test_outcome_of_says_what_a_table_would_be_and_changes_nothing():
+    log = TurnLog(PLAYERS, "sabra")
+    assert log.outcome_of(START) is Outcome.START and not log.started
+    log.observe(START, ref=1)
+    before = log.to_dict()
+    assert log.outcome_of("O5 K5 B5") is Outcome.UNCHANGED
+    assert log.outcome_of("O5 K5 B5", end_turn=True) is Outcome.TURN   # a draw
+    assert log.outcome_of(ANN_OPENS) is Outcome.TURN
+    assert log.to_dict() == before
+    log.push(ANN_OPENS)
+    log.push(BEN_FAILS)
+    assert log.outcome_of(ANN_OPENS) is Outcome.RESTORED
+    assert log.outcome_of(BEN_FAILS) is Outcome.TURN
+    # observe agrees with it, table after table
+    for table in (ANN_OPENS, BEN_FAILS + " | K1 K2"):
+        expected = log.outcome_of(table)
+        assert log.observe(table).outcome is expected
