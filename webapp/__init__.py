@@ -1,6 +1,7 @@
 """rummiref's phone scoresheet: a Flask app (``create_app``) with a JSON API under ``/api``
-(``webapp.api``), the phone pages (``webapp.pages``), server-sent events (``webapp.events``)
-and an SQLAlchemy database with Alembic migrations (``webapp.db``, ``webapp.models``).
+(``webapp.api``), the phone pages (``webapp.pages``), the live referee (``webapp.live``),
+server-sent events (``webapp.events``) and an SQLAlchemy database with Alembic migrations
+(``webapp.db``, ``webapp.models``).
 
 Configuration (``create_app(test_config)`` keys, or the environment):
 
@@ -78,7 +79,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     """Build the scoresheet app. ``test_config`` overrides any setting (see the module doc)."""
     from flask import Flask
 
-    from . import api, db, events
+    from . import api, db, events, live, pages
 
     test_config = dict(test_config or {})
     instance = Path(test_config.pop("INSTANCE_PATH", None) or default_instance_path())
@@ -123,21 +124,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     app.teardown_appcontext(db.close_db)
 
     api.init_app(app)
-    if not app.config.get("PAGES", True):  # API only
-        return app
-    try:
-        from . import pages
-    except ModuleNotFoundError as e:
-        if e.name != f"{__name__}.pages":
-            raise
-        app.logger.warning("webapp.pages is missing: only the JSON API (/api) is served")
-    else:
+    live.init_app(app, pages=app.config.get("PAGES", True))
+    if app.config.get("PAGES", True):  # False: the JSON API only
         app.register_blueprint(pages.bp)
-    if app.config.get("LIVE", True):
-        try:  # the live referee (issue 5): its API and pages; the camera starts only on request
-            from . import live
-        except ImportError as e:
-            app.logger.info("live referee not available: %s", e)
-        else:
-            live.init_app(app)
     return app

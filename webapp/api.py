@@ -7,26 +7,23 @@ nothing: every change runs in one transaction that is rolled back on any error.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import time
 from typing import Any, Callable, Optional
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from . import events, service
 from .db import get_db
-from .service import Conflict, ServiceError
+from .service import ServiceError
+from .transaction import run_write
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-WRITE_ATTEMPTS = 4
 
 
 class GameIdConverter(BaseConverter):
@@ -178,39 +175,10 @@ def query_int(name: str, default: int, lo: int, hi: int) -> int:
 
 
 def write(fn: Callable[[Any], tuple[Response, Optional[tuple[str, int]]]]) -> Response:
-    """Run ``fn(db)`` in one transaction and commit it. ``fn`` returns the response and the
-    (game id, version) to announce. A lost race on a unique constraint (two phones at the same
-    moment) is retried from scratch; any error rolls everything back."""
-    db = get_db()
-    # SQLite has one writer at a time; its busy handler makes waiting writers sleep and poll,
-    # which under load lets one writer lose the race again and again (seconds). Writers of this
-    # process queue on a lock instead; other processes still meet SQLite's busy timeout.
-    lock = current_app.extensions["rummiref"].get("write_lock") or contextlib.nullcontext()
-    for attempt in range(WRITE_ATTEMPTS):
-        try:
-            with lock:
-                try:
-                    resp, announce = fn(db)
-                    db.commit()
-                except BaseException:
-                    db.rollback()
-                    raise
-        except IntegrityError:
-            if attempt == WRITE_ATTEMPTS - 1:
-                raise Conflict("the game changed while this was being saved; try again") from None
-            time.sleep(0.005 * (attempt + 1))
-            continue
-        except OperationalError as e:
-            # PostgreSQL deadlock or serialisation failure: try again; anything else: give up.
-            code = getattr(getattr(e, "orig", None), "sqlstate", None)
-            if code in ("40001", "40P01") and attempt < WRITE_ATTEMPTS - 1:
-                time.sleep(0.005 * (attempt + 1))
-                continue
-            raise
-        if announce:
-            current_app.extensions["rummiref"]["broker"].notify(*announce)
-        return resp
-    raise AssertionError("unreachable")
+    """Run ``fn(db)`` in one transaction on the request's session and commit it
+    (:func:`webapp.transaction.run_write`). ``fn`` returns the response and the (game id,
+    version) to announce."""
+    return run_write(current_app, get_db(), fn)
 
 
 MAX_ROUND = 1_000_000

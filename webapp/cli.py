@@ -101,20 +101,12 @@ def cmd_init_db(args: argparse.Namespace) -> int:
 
 
 def _live_referee(app, args: argparse.Namespace):
-    """Start the live referee when asked; returns what ``live.attach`` started (or None)."""
+    """Start the live referee's watcher when asked; returns what ``attach`` started (or None)."""
     if not (args.camera or args.demo):
         return None
-    try:
-        from . import live  # the live referee (camera + rules), added by a later part
-    except ModuleNotFoundError as e:
-        if e.name != f"{__package__}.live":
-            raise
-        what = "--demo" if args.demo else f"--camera {args.camera}"
-        print(f"rummiref: the live referee is not installed yet, so {what} is ignored; "
-              f"serving the scoresheet only.", file=sys.stderr)
-        return None
-    kwargs = {"game": args.game} if getattr(args, "game", None) else {}
-    return live.attach(app, camera=args.camera, demo=args.demo, **kwargs)
+    from .live.camera import attach
+
+    return attach(app, camera=args.camera, demo=args.demo, game=getattr(args, "game", None))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -154,11 +146,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("  (only this computer can connect; use --host 0.0.0.0 for phones on the "
               "network)", flush=True)
     print(f"  database: {_describe_db(app)}", flush=True)
-    if isinstance(started, dict) and started.get("url"):  # the demo game
+    if getattr(started, "url", None):  # the demo game
         base = f"http://{shown_host}:{port}"
-        print(f"  live referee demo: {base}{started['url']}", flush=True)
-        print(f"  its scoresheet, with the edit token: {base}/games/{started['game']}"
-              f"#token={started['token']}", flush=True)
+        print(f"  live referee demo: {base}{started.url}", flush=True)
+        print(f"  its scoresheet, with the edit token: {base}/games/{started.game}"
+              f"#token={started.token}", flush=True)
     print("  press Ctrl+C to stop", flush=True)
     try:
         server.run()

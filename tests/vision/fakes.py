@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 import referee
+from vision.reading import Reading, TileReading
 
 FELT = (40, 110, 40)
 SKIN = (120, 160, 220)
@@ -79,7 +80,7 @@ def render_coded(table: str, size=(640, 480), seed: int = 0, arm: float | None =
 
 class CodedFrameReader:
     """Test double: decodes ``render_coded`` frames (a tile per coded rectangle, melds by rows
-    and gaps). Returns the same JSON form the real reader's ``--json`` gives."""
+    and gaps) into a ``vision.Reading``, as the real reader does."""
 
     def __init__(self):
         self.calls = 0
@@ -102,23 +103,20 @@ class CodedFrameReader:
             tile = _decode(image[cy, cx])
             if tile is None:
                 continue
-            tiles.append({"tile": tile, "confidence": 0.99,
-                          "corners": [[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]],
-                          "_x": x, "_y": y})
-        tiles.sort(key=lambda t: (t["_y"] // 20, t["_x"]))
+            tiles.append((tile, int(x), int(y), int(bw), int(bh)))
+        tiles.sort(key=lambda t: (t[2] // 20, t[1]))
         melds, cur, last = [], [], None
-        for i, t in enumerate(tiles):
-            if last is not None and (abs(t["_y"] - last["_y"]) > 10
-                                     or t["_x"] - (last["_x"] + TILE_W) > GAP + 6):
+        for i, (_, x, y, _, _) in enumerate(tiles):
+            if last is not None and (abs(y - last[1]) > 10 or x - (last[0] + TILE_W) > GAP + 6):
                 melds.append(cur)
                 cur = []
             cur.append(i)
-            last = t
+            last = (x, y)
         if cur:
             melds.append(cur)
-        for t in tiles:
-            del t["_x"], t["_y"]
-        return {"tiles": tiles, "melds": melds, "uncertain": []}
+        return Reading([TileReading(tile, 0.99, np.array(
+            [[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]], np.float32))
+            for tile, x, y, bw, bh in tiles], melds)
 
 
 # --- a scripted game ---------------------------------------------------------------------------

@@ -240,10 +240,12 @@ def test_read_json_shape(table_png, capsys):
         assert set(t) >= {"tile", "confidence", "corners"}
         assert 0.0 <= t["confidence"] <= 1.0
         assert len(t["corners"]) == 4 and all(len(p) == 2 for p in t["corners"])
-    assert all(isinstance(m, list) and all(isinstance(x, str) for x in m) for m in obj["melds"])
-    assert sorted(x for m in obj["melds"] for x in m) == sorted(t["tile"] for t in obj["tiles"])
+    assert all(isinstance(m, list) and all(isinstance(x, int) for x in m) for m in obj["melds"])
+    assert sorted(x for m in obj["melds"] for x in m) == list(range(len(obj["tiles"])))
     for u in obj["uncertain"]:
         assert {"index", "tile", "reason", "alternatives"} <= set(u)
+    # the one wire form: what the CLI prints is what a server takes back
+    assert Reading.from_json(obj).to_json() == obj
 
 
 def test_read_text_and_annotate(table_png, tmp_path, capsys):
@@ -447,9 +449,9 @@ def test_sanity_check_suggests_but_never_fixes():
     assert r.meld_tiles == [["R6", "R8", "R8"]]          # unchanged
     assert str(r.table) == "R6 R8 R8"
     [u] = r.uncertain
-    assert u["index"] == 1 and u["tile"] == "R8"
-    assert "R8 read at 0.58; as R7 the run would be valid" in u["reason"]
-    assert u["alternatives"] == ["R7"]
+    assert u.index == 1 and r.tiles[u.index].tile == "R8"
+    assert "R8 read at 0.58; as R7 the run would be valid" in u.reason
+    assert u.alternatives == ["R7"]
 
 
 def test_sanity_check_leaves_a_confident_mistake_a_mistake():
@@ -463,10 +465,10 @@ def test_sanity_check_flags_third_copies_and_jokers():
              ("J", 0.99, []), ("J", 0.99, []), ("J", 0.9, [("R1", 0.05)])]
     tiles = [_tile_at(100 + 300 * k, 100, t, c, a) for k, (t, c, a) in enumerate(specs)]
     r = Reading(tiles=tiles, melds=[[i] for i in range(6)])
-    flags = {u["index"]: u for u in sanity_check(r)}
+    flags = {u.index: u for u in sanity_check(r)}
     assert set(flags) == {2, 5}
-    assert "3 copies of K5" in flags[2]["reason"]
-    assert "3 jokers" in flags[5]["reason"]
+    assert "3 copies of K5" in flags[2].reason
+    assert "3 jokers" in flags[5].reason
 
 
 # ---------------------------------------------------------------- packaging

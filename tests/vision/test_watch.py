@@ -11,8 +11,12 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision.watch import HandDetector, Watcher, WatchConfig, consensus, normalize_reading
+from vision.consensus import consensus
+from vision.motion import HandDetector
+from vision.reading import Reading, TileReading, Uncertain
+from vision.snapshot import Reason
 from vision.sources import iter_source
+from vision.watch import Watcher, WatchConfig
 
 from .fakes import GAME, CodedFrameReader, NullSource, game_frames, render_coded
 
@@ -22,7 +26,7 @@ def drive(frames, reader=None, **cfg):
     reader = reader or CodedFrameReader()
     seen = []
     w = Watcher(NullSource(), reader, config=WatchConfig(**cfg),
-                on_snapshot=lambda s, why: seen.append((s.table, why)))
+                on_snapshot=lambda s: seen.append((s.table, s.reason.value)))
     phases = []
     for t, frame, phase in frames:
         if w.step(frame, t) is not None:
@@ -61,12 +65,13 @@ def test_consensus_majority_label_and_uncertain_mark():
     good = CodedFrameReader()(render_coded("R7 R8 R9"))
     bad = CodedFrameReader()(render_coded("R7 R8 R9", glitch={"R8": "R3"}))
     snap = consensus([good, bad, good])
-    assert snap.table == "R7 R8 R9"
-    assert [t.uncertain for t in snap.tiles] == [False, True, False]
+    assert str(snap.table) == "R7 R8 R9"
+    assert [u.index for u in snap.uncertain] == [1]
+    assert snap.uncertain[0].reason == "the frames disagreed: R8 in 2 of 3, R3 in 1 of 3"
     # a tile seen in only one frame of three is dropped; seen in two, kept
     lone = CodedFrameReader()(render_coded("R7 R8 R9 | K1 K2 K3"))
-    assert consensus([good, lone, good]).table == "R7 R8 R9"
-    assert consensus([lone, good, lone]).table == "R7 R8 R9 | K1 K2 K3"
+    assert str(consensus([good, lone, good]).table) == "R7 R8 R9"
+    assert str(consensus([lone, good, lone]).table) == "R7 R8 R9 | K1 K2 K3"
 
 
 def test_nothing_changes_no_turn_and_end_turn_tap_gives_a_draw():
@@ -83,7 +88,7 @@ def test_nothing_changes_no_turn_and_end_turn_tap_gives_a_draw():
     w.request_end_turn("tap-1")
     snap = w.step(render_coded("R1 R2 R3", seed=61), 6.1)
     assert snap is not None and snap.table == "R1 R2 R3"
-    assert w.events[-1]["reason"] == "end-turn"
+    assert (snap.reason, snap.end_turn) == (Reason.END_TURN, "tap-1")
 
 
 def test_end_turn_tap_waits_for_the_hand_to_leave():
@@ -92,29 +97,21 @@ def test_end_turn_tap_waits_for_the_hand_to_leave():
     for i in range(10, 20):
         assert w.step(render_coded("R1 R2 R3", seed=i, arm=0.9), i / 10) is None
     got = [w.step(render_coded("R1 R2 R3 R4", seed=i), i / 10) for i in range(20, 30)]
-    assert [s.table for s in got if s] == ["R1 R2 R3 R4"]
-    assert w.events[-1]["reason"] == "end-turn"
+    assert [(s.table, s.reason) for s in got if s] == [("R1 R2 R3 R4", Reason.END_TURN)]
 
 
-def test_reader_json_and_object_forms_are_accepted():
-    class T:
-        def __init__(self, tile, corners):
-            self.notation, self.confidence, self.corners = tile, 0.9, corners
-
-    class R:
-        def __init__(self):
-            self.tiles = [T("R1", [[0, 0], [10, 0], [10, 14], [0, 14]]),
-                          T("R2", [[12, 0], [22, 0], [22, 14], [12, 14]])]
-            self.melds = [[self.tiles[1], self.tiles[0]]]
-            self.uncertain = [self.tiles[1]]
-
-    fr = normalize_reading(R())
-    assert [(t.tile, t.meld, t.pos, t.uncertain) for t in fr.tiles] == \
-        [("R1", 0, 1, False), ("R2", 0, 0, True)]
-    js = {"tiles": [{"tile": "k5", "confidence": 0.8, "corners": [[0, 0], [9, 0], [9, 9], [0, 9]]}],
-          "melds": [["K5"]], "uncertain": [0]}
-    fr = normalize_reading(js)
-    assert fr.tiles[0].tile == "K5" and fr.tiles[0].uncertain and fr.tiles[0].meld == 0
+def test_every_snapshot_has_its_own_key_and_the_picture_its_reading_refers_to():
+    keys = []
+    w2 = Watcher(NullSource(), CodedFrameReader(), on_snapshot=lambda s: keys.append(s))
+    for t, frame, _ in game_frames(fps=10, game=GAME[:3]):
+        w2.step(frame, t)
+    assert len(keys) == 3 and len({s.key for s in keys}) == 3
+    for s in keys:
+        assert s.picture.shape == (480, 640, 3)
+        data, reading = s.jpeg(max_side=320)   # the picture halved: so are the outlines
+        assert data[:3] == b"\xff\xd8\xff" and reading.image_size == (320, 240)
+        if len(s.reading):
+            assert reading.corners[0, 0, 0] == pytest.approx(s.reading.corners[0, 0, 0] / 2)
 
 
 def test_a_30fps_camera_is_sampled_not_queued_and_turns_come_within_2_s():
@@ -123,7 +120,7 @@ def test_a_30fps_camera_is_sampled_not_queued_and_turns_come_within_2_s():
     frames = [f for _, f, _ in game_frames(fps=30, game=script)]
     src = iter_source(frames, fps=30)
     seen = []
-    w = Watcher(src, CodedFrameReader(), on_snapshot=lambda s, why: seen.append(
+    w = Watcher(src, CodedFrameReader(), on_snapshot=lambda s: seen.append(
         (s.table, time.monotonic())))
     t0 = time.monotonic()
     w.start()
@@ -137,18 +134,17 @@ def test_a_30fps_camera_is_sampled_not_queued_and_turns_come_within_2_s():
     assert seen[1][1] - last_change < 2.0
 
 
-def test_the_vision_readers_result_object_is_understood():
-    reader = pytest.importorskip("vision.reader")
+def test_consensus_keeps_the_readers_doubts_and_outlines():
     import numpy as np
 
     box = lambda x: np.array([[x, 0], [x + 10, 0], [x + 10, 14], [x, 14]], np.float32)  # noqa: E731
-    r = reader.Reading(tiles=[reader.TileReading("R2", 0.97, box(12)),
-                              reader.TileReading("R1", 0.55, box(0)),
-                              reader.TileReading("R3", 0.99, box(24))],
-                       melds=[[1, 0, 2]], uncertain=[{"index": 1, "why": "low confidence"}])
+    r = Reading([TileReading("R2", 0.97, box(12)), TileReading("R1", 0.55, box(0)),
+                 TileReading("R3", 0.99, box(24))],
+                melds=[[1, 0, 2]], uncertain=[Uncertain(1, "R1 read at 0.55")])
     snap = consensus([r, r, r])
-    assert snap.table == "R1 R2 R3"
-    assert [t.uncertain for t in snap.tiles] == [True, False, False]
+    assert str(snap.table) == "R1 R2 R3"
+    assert [(u.index, u.reason) for u in snap.uncertain] == [(0, "R1 read at 0.55")]
+    assert np.array_equal(snap.tiles[0].corners, box(0))
 
 
 def test_a_reader_failing_on_frames_never_makes_a_snapshot_nor_stops_the_watcher():

@@ -9,14 +9,9 @@ from logging.config import fileConfig
 
 from alembic import context
 
+import webapp.live.models  # noqa: F401  (the live referee's tables share the scoresheet's Base)
 from webapp.db import default_url, make_engine
 from webapp.models import Base
-
-try:  # the live referee's tables live on the same Base (webapp/live_models.py), when installed
-    import webapp.live_models  # noqa: F401
-except ModuleNotFoundError as e:  # pragma: no cover - a scoresheet-only install
-    if e.name != "webapp.live_models":
-        raise
 
 config = context.config
 target_metadata = Base.metadata

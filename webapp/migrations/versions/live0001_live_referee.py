@@ -1,4 +1,4 @@
-"""live referee: live sessions, snapshots and turns (owner: the live referee, webapp/live.py)
+"""live referee: live sessions, snapshots and turns (owner: the live referee, webapp/live/)
 
 Revision ID: live0001
 Revises: 0001

@@ -1,9 +1,12 @@
-"""The live referee's tables (on the scoresheet's declarative ``Base``; migration
-``webapp/migrations/versions/live0001_live_referee.py``).
+"""The live referee's tables (on the scoresheet's declarative ``Base``; migrations
+``webapp/migrations/versions/live*.py``).
 
-A *live session* is one round watched by a camera: its snapshots (what the camera agreed the
-table was, with the picture) and its turns (before and after snapshots, the player, the
-verdict, and the corrections people made to the reading).
+A *live session* is one round watched by a camera. Its ``log`` is the round's
+:class:`referee.TurnLog` (``to_dict()``): the truth about whose turn it is and every verdict.
+Its snapshots are what the camera agreed the table was, with the picture (the log's entries
+refer to them by id); its turns are one row per turn of the log, with what the log does not
+keep (when, why, the corrections people made, the delay). :mod:`webapp.live.store` keeps the
+rows and the mirrored columns in step with the log.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, LargeBinary, S
     UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .models import Base, UTCDateTime, utcnow
+from ..models import Base, UTCDateTime, utcnow
 
 
 class LiveSession(Base):
@@ -24,11 +27,12 @@ class LiveSession(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    #: The seat whose turn it is now (0-based, seat order of the game).
+    #: The round's referee.TurnLog.to_dict().
+    log: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
+    #: Mirrors of the log's state: the seat to move (0-based), the snapshot the next turn is
+    #: judged against, and whether a failed turn's table must be put back.
     seat: Mapped[int] = mapped_column(Integer, default=0)
-    #: The snapshot the next turn is judged against (the table as it should be now).
     base_snapshot_id: Mapped[Optional[int]] = mapped_column(Integer)
-    #: After a failed turn: the table must be restored to the base snapshot.
     restore_pending: Mapped[bool] = mapped_column(Boolean, default=False)
     #: A phone's "end turn" tap waiting for the watcher (a short random id), and when.
     end_turn: Mapped[Optional[str]] = mapped_column(String(32))
@@ -47,8 +51,7 @@ class LiveSnapshot(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     #: The table in notation as read (after corrections).
     table: Mapped[str] = mapped_column(Text)
-    #: {"tiles": [{"tile", "confidence", "corners", "meld", "pos", "uncertain"}],
-    #:  "melds": [[tile index...]], "frames", "agreement", "reason"}
+    #: vision.Reading.to_json() (after corrections), its outlines in the picture's pixels.
     reading: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: The camera's picture (JPEG), if sent.
     image: Mapped[Optional[bytes]] = mapped_column(LargeBinary)
@@ -69,7 +72,8 @@ class LiveTurn(Base):
     after_id: Mapped[int] = mapped_column(ForeignKey("live_snapshots.id"))
     #: "still" (the table went still), "end-turn" (a phone's tap)
     reason: Mapped[str] = mapped_column(String(20))
-    #: referee.TurnVerdict.to_dict(), or {"error": ...} when the reading cannot be judged
+    #: Mirrors of the log's turn: referee.TurnVerdict.to_dict(), or {"problem": ...} when the
+    #: reading cannot be judged; and whether the turn was legal (None: not judged).
     verdict: Mapped[dict[str, Any]] = mapped_column(JSON)
     legal: Mapped[Optional[bool]] = mapped_column(Boolean)
     #: [{"at", "by", "index", "from", "to", "legal_before", "legal_after"}]

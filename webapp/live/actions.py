@@ -1,0 +1,102 @@
+"""What people do on the live pages: end a turn, say whose turn it is, start a new round, and
+correct a misread tile (the log judges every turn again). Each function runs inside a write on
+the locked game and tells the phones through the game's change feed."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from vision.reading import Reading, ReadingError
+
+from .. import service
+from ..models import Game
+from ..service import Conflict, Invalid
+from . import store
+from .models import LiveSnapshot
+from .views import find_turn, turn_json, watcher_json
+
+
+def request_end_turn(db: Session, game: Game, actor: str) -> dict:
+    """A phone's "End turn": the watcher reads the table as soon as it is still."""
+    s = store.current_session(db, game)
+    if not store.load(s).started:
+        raise Conflict("the camera has not seen the table yet; wait until the live page shows "
+                       "a picture, then end the turn")
+    if not s.end_turn:
+        s.end_turn, s.end_turn_at = secrets.token_urlsafe(9), service.utcnow()
+    service.record_change(db, game, "live-status", {"watcher": watcher_json(s),
+                                                    "end_turn": s.end_turn, "actor": actor})
+    return {"end_turn": s.end_turn}
+
+
+def new_round(db: Session, game: Game, actor: str) -> dict:
+    """Forget the table: the next table the camera sees starts a new round's log."""
+    old = store.current_session(db, game, create=False)
+    s = store.new_session(db, game, old)
+    service.record_change(db, game, "live-reset", {"session": s.id, "actor": actor})
+    return {"session": s.id}
+
+
+def set_next_player(db: Session, game: Game, body: Any, actor: str) -> dict:
+    """Say whose turn it is now (the camera cannot know who sat down first)."""
+    raw = body.get("player") if isinstance(body, dict) else None
+    match = [p for p in game.players if isinstance(raw, str)
+             and p.name_key == service.name_key(raw)]
+    if not match:
+        raise Invalid(f"{raw!r} is not a player in this game; the players are "
+                      f"{', '.join(p.name for p in game.players)}", field="player")
+    s = store.current_session(db, game)
+    log = store.load(s)
+    log.set_to_move(match[0].name)
+    store.save(db, s, log)
+    service.record_change(db, game, "live-status", {"watcher": watcher_json(s),
+                                                    "next_player": log.to_move, "actor": actor})
+    return {"next_player": log.to_move}
+
+
+def correct(db: Session, game: Game, number: int, body: Any, actor: str) -> dict:
+    """Fix a misread tile of turn ``number``'s reading (``{"side": "after"|"before", "index",
+    "tile"}``): the snapshot's reading changes, the log judges every turn again, the rows follow
+    and the correction is kept with the turn."""
+    s, log, turn, row = find_turn(db, game, number)
+    if not isinstance(body, dict):
+        raise Invalid('send {"side": "after", "index": <tile number>, "tile": "R7"}')
+    side = body.get("side", "after")
+    if side not in ("before", "after"):
+        raise Invalid('side is "before" or "after"', field="side")
+    entry = turn.entry if side == "after" else turn.before_entry
+    snap = store.snapshot(db, s, turn.after_ref if side == "after" else turn.before_ref)
+    if entry is None or snap is None:
+        raise Invalid(f"turn {number} has no reading {side} it", field="side")
+    reading = Reading.from_json(snap.reading)
+    index = body.get("index")
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise Invalid(f"index is a tile number from 0 to {len(reading) - 1}", field="index")
+    try:
+        fixed = reading.corrected(index, body.get("tile"))
+    except ReadingError as e:
+        raise Invalid(e.message if e.field == "index" else
+                      f'tile is the right tile in notation, e.g. "R7" or "J" ({e.message})',
+                      field=e.field, token=e.token) from None
+    _store_reading(snap, fixed)
+    recomputed = log.correct(entry, fixed.table)
+    rows = store.save(db, s, log)
+    judged = log.turns[number - 1]
+    done = {"at": service.iso(service.utcnow()), "by": actor, "side": side, "index": index,
+            "from": reading.tiles[index].tile, "to": fixed.tiles[index].tile,
+            "legal_before": turn.legal, "legal_after": judged.legal,
+            "summary_after": judged.summary()}
+    rows[number].corrections = list(rows[number].corrections or []) + [done]
+    db.flush()
+    tj = turn_json(judged, rows[number], game.id)
+    service.record_change(db, game, "live-fix", {"turn": tj, "correction": done,
+                                                 "recomputed": recomputed, "actor": actor})
+    return {"turn": tj, "correction": done, "recomputed": recomputed}
+
+
+def _store_reading(snap: LiveSnapshot, reading: Reading) -> None:
+    snap.reading = reading.to_json()
+    snap.table = str(reading.table)

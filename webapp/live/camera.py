@@ -1,0 +1,112 @@
+"""A camera watched inside the server (``rummiref serve --camera SOURCE`` and ``--demo``).
+
+:class:`InProcessSink` is the watcher's :class:`vision.snapshot.Sink` in this process: it
+writes each snapshot through :func:`webapp.live.snapshots.receive`, the same write the HTTP
+route makes (transaction, write lock, retries, idempotency, events to the phones), without a
+token: it runs inside the server.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from contextlib import closing
+from typing import Callable, Optional
+
+from sqlalchemy import select
+
+from vision.reading import Reading
+from vision.snapshot import Snapshot, WatcherStatus
+
+from .. import service
+from ..models import Game
+from ..transaction import read_session, run_write, write_session
+from . import snapshots, store
+
+log = logging.getLogger(__name__)
+
+
+class InProcessSink:
+    """Hands a watcher's snapshots to the game ``game_id`` (None: the game most recently
+    changed, looked up at each snapshot). ``results``: the answers, in order."""
+
+    def __init__(self, app, game_id: Optional[str] = None, device: str = "camera"):
+        self.app = app
+        self.game_id = game_id
+        self.device = device
+        self.results: list[dict] = []
+
+    def _target(self) -> Optional[str]:
+        if self.game_id:
+            return self.game_id
+        with closing(read_session(self.app)) as db:
+            return db.execute(select(Game.id).order_by(Game.updated_at.desc()).limit(1)).scalar()
+
+    def snapshot(self, snap: Snapshot) -> None:
+        game_id = self._target()
+        if game_id is None:
+            log.warning("no game to referee yet: create one on the scoresheet")
+            return
+        inp = snapshots.SnapshotIn.from_snapshot(snap)
+        with closing(write_session(self.app)) as db:
+            answer = snapshots.receive(self.app, db, game_id, inp, key=snap.key,
+                                       actor=self.device)
+        self.results.append({"status": answer.status, **answer.body})
+
+    def status(self, status: WatcherStatus) -> None:
+        game_id = self._target()
+        if game_id is None:
+            return
+
+        def change(db):
+            game = service.get_game(db, game_id, lock=True)
+            out, told = snapshots.status_change(db, game, status.to_json())
+            return out, (game.id, game.version) if told else None
+
+        with closing(write_session(self.app)) as db:
+            run_write(self.app, db, change)
+
+    def end_turn_requested(self) -> Optional[str]:
+        game_id = self._target()
+        if game_id is None:
+            return None
+        with closing(read_session(self.app)) as db:
+            game = db.get(Game, game_id)
+            s = store.current_session(db, game, create=False) if game is not None else None
+            return s.end_turn if s is not None else None
+
+
+def start_camera(app, camera: str, game_id: Optional[str] = None,
+                 reader: Optional[Callable[..., Reading]] = None):
+    """Watch ``camera`` (see ``vision.sources.open_source``) in a thread of this process."""
+    from vision.sources import open_source
+    from vision.watch import Watcher
+
+    from .reader import get_reader
+
+    source = open_source(camera)
+    w = Watcher(source, reader or get_reader(app), InProcessSink(app, game_id))
+    app.extensions["rummiref_live"]["watchers"].append(w)
+    w.start()
+    target = f"game {game_id}" if game_id else "the most recently active game"
+    print(f"live referee: watching {source.name} for {target}; phones: /games/<id>/live",
+          flush=True)
+    return w
+
+
+def attach(app, camera: Optional[str] = None, demo: bool = False, game: Optional[str] = None,
+           reader: Optional[Callable[..., Reading]] = None):
+    """``rummiref serve --camera SOURCE`` / ``--demo``: start the watcher in this process.
+    A camera or reader that cannot be used is reported and the scoresheet served anyway.
+    Returns the watcher (the demo: its :class:`~webapp.live.demo.Demo`), or None."""
+    try:
+        if demo:
+            from .demo import start_demo
+
+            return start_demo(app, reader=reader)
+        if camera:
+            return start_camera(app, camera, game, reader)
+    except Exception as e:  # noqa: BLE001 - serve the scoresheet whatever the camera does
+        print(f"rummiref: the live referee could not start: {e}. Serving the scoresheet only.",
+              file=sys.stderr)
+    return None
