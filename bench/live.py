@@ -3,7 +3,7 @@ going still to the verdict reaching a phone.
 
     python bench/live.py [--seconds-still 2.5] [--turns 4] [--fps 30]
 
-A generated game (webapp.demo's frames) is played by a paced 30 fps source into the watcher
+A generated game (webapp.live.demo's frames) is played by a paced 30 fps source into the watcher
 (sampling 10/s) in its own thread, posting over HTTP to a real server (waitress, in a thread);
 a "phone" listens on the game's event stream (SSE). Measured:
 
@@ -41,29 +41,29 @@ def main() -> int:
                     help="seconds the table stays still after each turn (default 2.5)")
     args = ap.parse_args()
 
+    from vision.http_sink import HttpSink
     from vision.sources import iter_source
     from vision.watch import Watcher, WatchConfig
-    from vision.watch_cli import HttpTransport, LiveClient
-    from webapp import create_app, demo, live
+    from webapp import create_app
+    from webapp.live import demo
     from webapp.testing import LiveServer
 
     tmp = tempfile.mkdtemp(prefix="rummiref-bench-live-")
     app = create_app({"INSTANCE_PATH": tmp, "SECRET_KEY": "bench",
                       "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3"})
-    live.init_app(app)
     server = LiveServer(app)
     c = app.test_client()
     g = c.post("/api/games", json={"players": demo.PLAYERS}).get_json()
     game_id, token = g["id"], g["token"]
 
     game = [(p, t, args.seconds_still, h) for p, t, _, h in demo.DEMO_GAME[:args.turns + 1]]
-    render, how = demo.renderer()
+    render, how = demo.renderer(), "vision.synth"
     try:
-        from vision.watch_cli import make_reader
-        reader = make_reader()
+        from vision.reader import Reader
+        reader = Reader().read
         reader_name = "vision tile reader"
-    except Exception as e:  # noqa: BLE001
-        reader = demo._KnownTablesReader(render, game)
+    except Exception as e:  # noqa: BLE001 - no model: time the rest of the path
+        reader = demo.KnownTablesReader(render, game)
         reader_name = f"stand-in reader (tile reader not available: {e})"
 
     # Pre-render the frames, remembering when each turn's movement ends (frame index).
@@ -106,12 +106,13 @@ def main() -> int:
 
     threading.Thread(target=phone, daemon=True).start()
     time.sleep(0.5)
-    sink = LiveClient(HttpTransport(server.url), game_id, token, device="bench camera")
+    sink = HttpSink(server.url, game_id, token, device="bench camera")
     source = iter_source(paced(), fps=fps, name="bench footage")
     w = Watcher(source, reader, sink, WatchConfig())
     cpu0, wall0 = os.times(), time.monotonic()
     w.start()
     w.join(len(frames) / fps + 60)
+    sink.flush(30)
     wall = time.monotonic() - wall0
     cpu1 = os.times()
     time.sleep(0.5)

@@ -104,7 +104,7 @@ def _live_referee(app, args: argparse.Namespace):
     """Start the live referee's watcher when asked; returns what ``attach`` started (or None)."""
     if not (args.camera or args.demo):
         return None
-    from .live.camera import attach
+    from .live.start import attach
 
     return attach(app, camera=args.camera, demo=args.demo, game=getattr(args, "game", None))
 

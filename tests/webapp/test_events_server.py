@@ -192,3 +192,35 @@ def test_two_server_processes_posting_at_once_lose_nothing(make_app):
         _, _, game = http_request(f"{sb.url}/api/games/{gid}")
         assert [r["number"] for r in game["rounds"]] == list(range(1, 19))
         assert game["totals"]["Cy"] == sum(range(6)) * 3 + 6 * sum(range(3))
+
+
+def test_a_change_wakes_the_streams_of_its_process_at_once_not_at_the_next_poll(make_app):
+    """The database poll (for changes made by other server processes) is made slow here, so
+    only the in-process wake-up can bring each round to the phone within half a second."""
+    app = make_app(SSE_POLL_INTERVAL=3.0)
+    with LiveServer(app) as server:
+        gid, auth = create(server.url)
+        viewer = SSEClient(f"{server.url}/api/games/{gid}/events")
+        try:
+            viewer.wait_for("hello")
+            took = []
+            for n in range(1, 4):
+                t0 = time.monotonic()
+                status, _, _ = http_request(f"{server.url}/api/games/{gid}/rounds", "POST",
+                                            {"winner": "Ann", "racks": {"Ben": n, "Cy": 1}}, auth)
+                assert status == 201
+                assert viewer.wait_for("round-added", timeout=5)["data"]["round"]["number"] == n
+                took.append(time.monotonic() - t0)
+            assert max(took) < 0.5, f"rounds took {took} s to arrive (the poll is 3 s)"
+        finally:
+            viewer.close()
+
+
+def test_a_negative_version_to_resume_from_is_refused(live):
+    gid, _ = create(live.url)
+    for bad in ("-1", "-99999999999999999999"):
+        status, _, err = http_request(f"{live.url}/api/games/{gid}/events?after={bad}")
+        assert status == 400 and "version" in err["error"]
+        status, _, err = http_request(f"{live.url}/api/games/{gid}/events",
+                                      headers={"Last-Event-ID": bad})
+        assert status == 400 and "version" in err["error"]

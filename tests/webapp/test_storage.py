@@ -63,10 +63,7 @@ def test_migrations_match_the_models_and_go_both_ways(fresh_db):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    try:  # other parts keep their tables on the same Base; compare against all of them
-        import webapp.live_models  # noqa: F401
-    except ModuleNotFoundError:
-        pass
+    import webapp.live.models  # noqa: F401  (the live referee's tables share the Base)
     url, schema = fresh_db
     engine = dbmod.make_engine(url, schema=schema)
     try:
@@ -139,24 +136,6 @@ def test_serve_starts_a_real_server(tmp_path):
         proc.terminate()
         proc.communicate(timeout=15)
     assert (tmp_path / "inst" / "rummiref.sqlite3").exists()
-
-
-def test_camera_and_demo_without_the_live_referee_explain_and_go_on(monkeypatch, capsys,
-                                                                    sqlite_app):
-    import argparse
-
-    from webapp import cli
-
-    import webapp
-
-    monkeypatch.setitem(sys.modules, "webapp.live", None)  # as if webapp/live.py were absent
-    monkeypatch.delattr(webapp, "live", raising=False)
-    cli._live_referee(sqlite_app, argparse.Namespace(camera=None, demo=True))
-    assert "the live referee is not installed yet, so --demo is ignored" in capsys.readouterr().err
-    cli._live_referee(sqlite_app, argparse.Namespace(camera="0", demo=False))
-    assert "--camera 0 is ignored" in capsys.readouterr().err
-    cli._live_referee(sqlite_app, argparse.Namespace(camera=None, demo=False))
-    assert capsys.readouterr().err == ""
 
 
 def test_serve_reports_a_busy_port(tmp_path):

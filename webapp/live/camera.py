@@ -9,7 +9,6 @@ token: it runs inside the server.
 from __future__ import annotations
 
 import logging
-import sys
 from contextlib import closing
 from typing import Callable, Optional
 
@@ -92,21 +91,3 @@ def start_camera(app, camera: str, game_id: Optional[str] = None,
     print(f"live referee: watching {source.name} for {target}; phones: /games/<id>/live",
           flush=True)
     return w
-
-
-def attach(app, camera: Optional[str] = None, demo: bool = False, game: Optional[str] = None,
-           reader: Optional[Callable[..., Reading]] = None):
-    """``rummiref serve --camera SOURCE`` / ``--demo``: start the watcher in this process.
-    A camera or reader that cannot be used is reported and the scoresheet served anyway.
-    Returns the watcher (the demo: its :class:`~webapp.live.demo.Demo`), or None."""
-    try:
-        if demo:
-            from .demo import start_demo
-
-            return start_demo(app, reader=reader)
-        if camera:
-            return start_camera(app, camera, game, reader)
-    except Exception as e:  # noqa: BLE001 - serve the scoresheet whatever the camera does
-        print(f"rummiref: the live referee could not start: {e}. Serving the scoresheet only.",
-              file=sys.stderr)
-    return None

@@ -194,9 +194,9 @@ class Demo:
 
 
 def start_demo(app, fps: float = 15.0, reader=None, game=DEMO_GAME,
-               rounds: Optional[int] = None) -> Demo:
+               rounds: Optional[int] = None, pause: float = ROUND_PAUSE) -> Demo:
     """Play ``game`` through a watcher in this process, round after round (``rounds`` times;
-    None: until the server stops)."""
+    None: until the server stops), ``pause`` seconds on the last table of each."""
     from vision.sources import iter_source
     from vision.watch import Watcher, WatchConfig
 
@@ -225,7 +225,7 @@ def start_demo(app, fps: float = 15.0, reader=None, game=DEMO_GAME,
             for frame in demo_frames(fps, game, render, after=last):
                 yield frame
             img = render(game[-1][1], len(game) - 1)[0]
-            for _ in range(int(ROUND_PAUSE * fps)):
+            for _ in range(int(pause * fps)):
                 yield img
             last = img
 
@@ -235,5 +235,5 @@ def start_demo(app, fps: float = 15.0, reader=None, game=DEMO_GAME,
     app.extensions["rummiref_live"]["watchers"].append(demo.watcher)
     demo.watcher.start()
     print(f"live referee demo: a generated game, read by {reader_name}, played again every "
-          f"{sum(p[2] for p in game) + ROUND_PAUSE:.0f} s or so", flush=True)
+          f"{sum(p[2] + 1.2 for p in game) + pause:.0f} s or so", flush=True)
     return demo

@@ -40,19 +40,20 @@ def live_app(tmp_path, request):
     from sqlalchemy import text
 
     from webapp import create_app
-    from webapp import live
 
     backend = getattr(request, "param", "sqlite")
     instance = tmp_path / "instance"
     instance.mkdir()
+    # Event streams end after a few seconds (phones reconnect and resume), so a test that
+    # reads one through the test client gets to its end.
     cfg = {"INSTANCE_PATH": str(instance), "TESTING": True, "SECRET_KEY": "test",
+           "SSE_MAX_SECONDS": 4.0,
            "DATABASE_URL": f"sqlite:///{instance / 'rummiref.sqlite3'}"}
     admin = schema = None
     if backend == "postgres":
         admin, schema = _pg_schema()
         cfg.update(DATABASE_URL=PG_URL, DATABASE_SCHEMA=schema)
     app = create_app(cfg)
-    live.init_app(app)
     yield app
     for w in app.extensions.get("rummiref_live", {}).get("watchers", []):
         w.stop()
@@ -76,3 +77,12 @@ def game(client):
     return {"id": d["id"], "token": d["token"],
             "headers": {"Authorization": f"Bearer {d['token']}"},
             "api": f"/api/games/{d['id']}/live"}
+
+
+def post_snapshot(client, game, table, *, key=None, **extra):
+    """Post a table in notation as a snapshot (with an idempotency key, when given)."""
+    headers = dict(game["headers"])
+    if key:
+        headers["Idempotency-Key"] = key
+    return client.post(game["api"] + "/snapshots", json={"reading": {"table": table}, **extra},
+                       headers=headers)

@@ -1,5 +1,5 @@
-"""``rummiref serve --demo``: the generated game goes through watcher and web app and every
-turn gets the verdict the rules give."""
+"""``rummiref serve --demo``: the generated game goes through watcher and web app, every turn
+gets the verdict the rules give, it keeps playing, and restarting the server reuses its game."""
 
 from __future__ import annotations
 
@@ -10,16 +10,15 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from vision.watch import Watcher, WatchConfig
-from vision.watch_cli import FlaskTransport, LiveClient
-from webapp import demo
+from webapp.live import demo
+from webapp.live.camera import InProcessSink
 
 from tests.vision.fakes import NullSource
 
 
 def test_demo_game_verdicts(live_app, client, game):
-    render, _ = demo.renderer()
-    reader = demo._KnownTablesReader(render, demo.DEMO_GAME)
-    sink = LiveClient(FlaskTransport(live_app), game["id"], game["token"])
+    reader = demo.KnownTablesReader(demo.renderer(), demo.DEMO_GAME)
+    sink = InProcessSink(live_app, game["id"])
     w = Watcher(NullSource(), reader, sink, WatchConfig())
     fps = 10
     for k, frame in enumerate(demo.demo_frames(fps)):
@@ -30,19 +29,46 @@ def test_demo_game_verdicts(live_app, client, game):
     assert [r["result"] for r in sink.results].count("restored") == 1
 
 
-def test_start_demo_creates_a_game_and_starts_watching(live_app, monkeypatch):
-    monkeypatch.setattr(demo, "DEMO_GAME", demo.DEMO_GAME[:2])
-    out = demo.start_demo(live_app, fps=30)
+SHORT = [("start", "K5 B5 O5", 1.2, False),
+         ("Ann opens", "K5 B5 O5 | R10 R11 R12", 1.2, False)]
+
+
+def _wait(what, seconds=30):
+    deadline = time.monotonic() + seconds
+    while not what():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def test_the_demo_keeps_playing_and_a_restart_reuses_its_game(live_app):
+    c = live_app.test_client()
+    reader = demo.KnownTablesReader(demo.renderer(), SHORT)
+    d = demo.start_demo(live_app, fps=30, reader=reader, game=SHORT, rounds=3, pause=0.5)
     try:
-        c = live_app.test_client()
-        assert c.get(out["url"]).status_code == 200
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            st = c.get(f"/api/games/{out['game']}/live").get_json()
-            if st["turns"] >= 1:
-                break
-            time.sleep(0.2)
-        assert st["turns"] == 1 and st["last_turn"]["legal"] is True
-        assert st["watcher"]["state"] in ("live", "stopped")
+        assert c.get(d.url).status_code == 200
+        state = lambda: c.get(f"/api/games/{d.game}/live").get_json()  # noqa: E731
+        _wait(lambda: d.rounds >= 2 and state()["turns"] == 1)
+        # the second round is judged from its own start: Ann opens again, as the first turn
+        st = state()
+        assert st["last_turn"]["player"] == "Ann" and st["last_turn"]["legal"] is True
+        assert st["watcher"]["state"] == "live"   # still playing, not "stopped"
+        _wait(lambda: d.rounds == 3)
     finally:
-        out["watcher"].stop()
+        d.stop()
+    # the rounds before the last are forgotten (their pictures would pile up)
+    from sqlalchemy import func, select
+
+    from webapp.live.models import LiveSession
+
+    with live_app.app_context():
+        from webapp.db import get_db
+
+        n = get_db().execute(select(func.count()).select_from(LiveSession)
+                             .where(LiveSession.game_id == d.game)).scalar()
+    assert n == 1
+    # a restart of the server plays the same game: the history holds one demo game
+    again = demo.start_demo(live_app, fps=30, reader=reader, game=SHORT, rounds=1, pause=0.5)
+    again.stop()
+    assert (again.game, again.token) == (d.game, d.token)
+    games = c.get("/api/games").get_json()
+    assert games["total"] == 1 and games["games"][0]["players"] == demo.PLAYERS

@@ -34,13 +34,13 @@ def test_live_page_shows_verdicts_by_itself_and_corrections_work(browser, live_a
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         api = server.url + game["api"]
-        _post(api + "/snapshots", {"table": ""}, game["token"])
+        _post(api + "/snapshots", {"reading": {"table": ""}}, game["token"])
         page.goto(f"{server.url}/games/{game['id']}/live#token={game['token']}")
         expect(page.locator("#lv-verdict")).to_contain_text("Waiting for the first turn")
         expect(page.locator("#lv-next")).to_have_text("Ann")
         time.sleep(0.5)  # the page's event stream is open
         t0 = time.monotonic()
-        _post(api + "/snapshots", {"table": "R7 R3 R9 R10"}, game["token"])
+        _post(api + "/snapshots", {"reading": {"table": "R7 R3 R9 R10"}}, game["token"])
         expect(page.locator("#lv-verdict")).to_contain_text("Not valid", timeout=2000)
         shown = time.monotonic() - t0
         assert shown < 2.0
