@@ -6,8 +6,15 @@
     >>> reader = vision.Reader()                      # loads the models once
     >>> image, labels = vision.render_table("R7 R8 R9 | K5 B5 O5", seed=1)
 
-Drawing a reading: ``vision.annotate.annotate(image, reading)``; measuring on a labelled
-folder: ``vision.evaluate.evaluate(folder)``.
+What is read is a ``vision.Reading`` (``vision.reading``), whatever made it; its
+``to_json``/``from_json`` is its one wire form. Drawing a reading:
+``vision.annotate.annotate(image, reading)``; measuring on a labelled folder:
+``vision.evaluate.evaluate(folder)``.
+
+The live referee's camera side: frame sources (``vision.sources``), stillness and hands
+(``vision.motion``), one table from several frames (``vision.consensus``), the watcher
+(``vision.watch``), which hands a ``vision.snapshot.Snapshot`` to a ``Sink``: over HTTP
+(``vision.http_sink``, ``rummiref watch``) or, inside the scoresheet server, its own.
 
 Inference needs only numpy, OpenCV and ONNX Runtime (the ``vision`` extra); training needs
 the ``train`` extra. Importing this package imports none of them: the names below load on

@@ -301,12 +301,9 @@ def game_page(game_id: str) -> str:
 
 
 def _live_links(game_id: str) -> list[tuple[str, str]]:
-    """Links to the camera referee's pages (``webapp.live``), when that part is installed."""
-    out = []
-    for endpoint, label in (("live.live_page", "Live table"), ("live.log_page", "Turn log")):
-        if endpoint in current_app.view_functions:
-            out.append((url_for(endpoint, game_id=game_id), label))
-    return out
+    """Links to the live referee's pages (``webapp.live``)."""
+    return [(url_for("live.live_page", game_id=game_id), "Live table"),
+            (url_for("live.log_page", game_id=game_id), "Turn log")]
 
 
 @bp.get("/games/<gid:game_id>/sheet")

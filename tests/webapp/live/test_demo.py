@@ -72,3 +72,48 @@ def test_the_demo_keeps_playing_and_a_restart_reuses_its_game(live_app):
     assert (again.game, again.token) == (d.game, d.token)
     games = c.get("/api/games").get_json()
     assert games["total"] == 1 and games["games"][0]["players"] == demo.PLAYERS
+
+
+def _serve_demo(instance):
+    """Start ``rummiref serve --demo`` and return (process, the live page's URL it prints)."""
+    import queue
+    import subprocess
+    import sys
+    import threading
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[3]
+    proc = subprocess.Popen([sys.executable, "-m", "webapp.cli", "serve", "--demo", "--port", "0",
+                             "--instance", str(instance)], cwd=repo, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    seen = []
+    while True:
+        try:
+            line = lines.get(timeout=90)
+        except queue.Empty:
+            proc.kill()
+            raise AssertionError(f"serve --demo printed no demo link: {seen}")
+        seen.append(line)
+        if line.strip().startswith("live referee demo: http"):
+            return proc, line.split(": ", 1)[1].strip()
+
+
+def test_serve_demo_prints_its_link_and_a_restart_plays_the_same_game(tmp_path):
+    from tests.webapp.webhelpers import http_request
+
+    urls = []
+    for _ in range(2):
+        proc, url = _serve_demo(tmp_path / "inst")
+        try:
+            status, _, _ = http_request(url)
+            assert status == 200
+            base = url.split("/games/")[0]
+            _, _, games = http_request(base + "/api/games")
+            assert games["total"] == 1
+            urls.append(url.split("/games/")[1])
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)
+    assert urls[0] == urls[1]
