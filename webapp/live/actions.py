@@ -1,6 +1,7 @@
-"""What people do on the live pages: end a turn, say whose turn it is, start a new round, and
-correct a misread tile (the log judges every turn again). Each function runs inside a write on
-the locked game and tells the phones through the game's change feed."""
+"""What people and the watcher do besides sending snapshots: the watcher reports its state; on
+the live pages people end a turn, say whose turn it is, start a new round, and correct a
+misread tile (the log judges every turn again). Each function runs inside a write on the
+locked game and tells the phones through the game's change feed."""
 
 from __future__ import annotations
 
@@ -100,3 +101,26 @@ def correct(db: Session, game: Game, number: int, body: Any, actor: str) -> dict
 def _store_reading(snap: LiveSnapshot, reading: Reading) -> None:
     snap.reading = reading.to_json()
     snap.table = str(reading.table)
+
+
+def status_change(db: Session, game: Game, body: dict) -> tuple[dict, bool]:
+    """Keep the watcher's report (``vision.snapshot.WatcherStatus.to_json()``); tell the phones
+    only when its state, detail or hand-over-the-table changed (not on every frame). Returns
+    (the answer, whether the phones were told)."""
+    from vision.sources import STATES
+
+    if not isinstance(body, dict) or body.get("state") not in STATES:
+        raise Invalid(f"state is one of {', '.join(STATES)}", field="state")
+    w = {"state": body["state"], "detail": str(body.get("detail") or "")[:200],
+         "source": str(body.get("source") or "")[:120],
+         "hand": bool(body.get("hand")), "still": bool(body.get("still")),
+         "frames": body.get("frames") if isinstance(body.get("frames"), int) else None,
+         "dropped": body.get("dropped") if isinstance(body.get("dropped"), int) else None}
+    s = store.current_session(db, game)
+    old = s.watcher or {}
+    s.watcher, s.watcher_at = w, service.utcnow()
+    changed = (old.get("state"), old.get("detail"), old.get("hand")) != \
+        (w["state"], w["detail"], w["hand"])
+    if changed:
+        service.record_change(db, game, "live-status", {"watcher": watcher_json(s)})
+    return {"ok": True, "end_turn": s.end_turn}, changed

@@ -9,30 +9,38 @@ token: it runs inside the server.
 from __future__ import annotations
 
 import logging
+import time
 from contextlib import closing
 from typing import Callable, Optional
 
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from vision.reading import Reading
 from vision.snapshot import Snapshot, WatcherStatus
 
 from .. import service
 from ..models import Game
+from ..service import ServiceError
 from ..transaction import read_session, run_write, write_session
-from . import snapshots, store
+from . import actions, snapshots, store
 
 log = logging.getLogger(__name__)
 
 
 class InProcessSink:
     """Hands a watcher's snapshots to the game ``game_id`` (None: the game most recently
-    changed, looked up at each snapshot). ``results``: the answers, in order."""
+    changed, looked up at each snapshot). ``results``: the answers, in order. A database too
+    busy to answer (SQLite's lock held past its timeout) gets the same snapshot again, with the
+    same key, up to ``attempts`` times."""
 
-    def __init__(self, app, game_id: Optional[str] = None, device: str = "camera"):
+    def __init__(self, app, game_id: Optional[str] = None, device: str = "camera",
+                 attempts: int = 5, backoff: float = 1.0):
         self.app = app
         self.game_id = game_id
         self.device = device
+        self.attempts = attempts
+        self.backoff = backoff
         self.results: list[dict] = []
 
     def _target(self) -> Optional[str]:
@@ -47,10 +55,24 @@ class InProcessSink:
             log.warning("no game to referee yet: create one on the scoresheet")
             return
         inp = snapshots.SnapshotIn.from_snapshot(snap)
-        with closing(write_session(self.app)) as db:
-            answer = snapshots.receive(self.app, db, game_id, inp, key=snap.key,
-                                       actor=self.device)
-        self.results.append({"status": answer.status, **answer.body})
+        for attempt in range(1, self.attempts + 1):
+            try:
+                with closing(write_session(self.app)) as db:
+                    answer = snapshots.receive(self.app, db, game_id, inp, key=snap.key,
+                                               actor=self.device)
+            except OperationalError as e:
+                if attempt == self.attempts:
+                    raise
+                log.warning("the database is busy (%s); the snapshot again in %g s", e,
+                            self.backoff)
+                time.sleep(self.backoff)
+                continue
+            except ServiceError as e:  # refused (a reading that cannot be stored): say so
+                log.error("the snapshot was refused: %s", e.message)
+                self.results.append({"status": e.status, "error": e.message})
+                return
+            self.results.append({"status": answer.status, **answer.body})
+            return
 
     def status(self, status: WatcherStatus) -> None:
         game_id = self._target()
@@ -59,7 +81,7 @@ class InProcessSink:
 
         def change(db):
             game = service.get_game(db, game_id, lock=True)
-            out, told = snapshots.status_change(db, game, status.to_json())
+            out, told = actions.status_change(db, game, status.to_json())
             return out, (game.id, game.version) if told else None
 
         with closing(write_session(self.app)) as db:

@@ -76,7 +76,7 @@ def post_status(game_id: str):
     def do(db):
         game = service.get_game(db, game_id, lock=True)
         require_token(game)
-        out, told = snapshots.status_change(db, game, body)
+        out, told = actions.status_change(db, game, body)
         return jsonify(out), (game.id, game.version) if told else None
 
     return write(do)

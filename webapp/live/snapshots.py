@@ -31,7 +31,7 @@ from ..service import Invalid
 from ..transaction import run_write
 from . import store
 from .models import LiveSnapshot
-from .views import turn_json, watcher_json
+from .views import turn_json
 
 #: Largest picture accepted with a snapshot (bytes, after base64).
 MAX_PICTURE_BYTES = 6 * 1024 * 1024
@@ -195,26 +195,3 @@ def record(db: Session, game: Game, inp: SnapshotIn, actor: str) -> dict:
                next_player=log.to_move)
     service.record_change(db, game, "live-turn", {**out, "actor": actor})
     return out
-
-
-def status_change(db: Session, game: Game, body: dict) -> tuple[dict, bool]:
-    """Keep the watcher's report (``vision.snapshot.WatcherStatus.to_json()``); tell the phones
-    only when its state, detail or hand-over-the-table changed (not on every frame). Returns
-    (the answer, whether the phones were told)."""
-    from vision.sources import STATES
-
-    if not isinstance(body, dict) or body.get("state") not in STATES:
-        raise Invalid(f"state is one of {', '.join(STATES)}", field="state")
-    w = {"state": body["state"], "detail": str(body.get("detail") or "")[:200],
-         "source": str(body.get("source") or "")[:120],
-         "hand": bool(body.get("hand")), "still": bool(body.get("still")),
-         "frames": body.get("frames") if isinstance(body.get("frames"), int) else None,
-         "dropped": body.get("dropped") if isinstance(body.get("dropped"), int) else None}
-    s = store.current_session(db, game)
-    old = s.watcher or {}
-    s.watcher, s.watcher_at = w, service.utcnow()
-    changed = (old.get("state"), old.get("detail"), old.get("hand")) != \
-        (w["state"], w["detail"], w["hand"])
-    if changed:
-        service.record_change(db, game, "live-status", {"watcher": watcher_json(s)})
-    return {"ok": True, "end_turn": s.end_turn}, changed

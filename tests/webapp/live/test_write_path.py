@@ -124,34 +124,12 @@ def test_after_a_correction_the_log_says_what_a_fresh_log_of_the_corrected_table
     assert after[1]["corrections"][0]["from"] == "K3" and after[1]["corrections"][0]["to"] == "K12"
 
 
-def _hold_the_reader(live_app):
-    """A reader that holds on until released (a slow photo), and the event saying it began."""
-    started, release = threading.Event(), threading.Event()
-
-    def slow(image):
-        started.set()
-        release.wait(10)
-        return Reading.from_table("R5 K13")
-
-    live_app.extensions["rummiref_live"]["reader"] = slow
-    return started, release
-
-
-def test_a_rack_photo_being_read_holds_up_no_round(live_app, client, game):
-    """On SQLite a write transaction holds the whole database: reading the photo inside one
-    held up every round on every table until the reader was done."""
-    import numpy as np
-
-    started, release = _hold_the_reader(live_app)
-    ok, buf = cv2.imencode(".png", np.full((60, 80, 3), 200, np.uint8))
+def _round_while(live_app, game, slow_request, started, release):
+    """Send ``slow_request()`` in a thread; once ``started`` says it is busy, enter a round on
+    the same server. Returns (the round's status, seconds it took, the slow request's answer)."""
+    out = {}
     with LiveServer(live_app) as server:
-        out = {}
-
-        def photo():
-            out["rack"] = client.post(game["api"] + "/rack-photo", headers=game["headers"],
-                                      data={"photo": (io.BytesIO(buf.tobytes()), "rack.png")})
-
-        t = threading.Thread(target=photo)
+        t = threading.Thread(target=lambda: out.update(answer=slow_request(server.url)))
         t.start()
         try:
             assert started.wait(10)
@@ -163,11 +141,35 @@ def test_a_rack_photo_being_read_holds_up_no_round(live_app, client, game):
         finally:
             release.set()
             t.join(10)
+    return status, took, out.get("answer")
+
+
+def test_a_rack_photo_being_read_holds_up_no_round(live_app, game):
+    """On SQLite a write transaction holds the whole database: reading the photo inside one
+    held up every round on every table until the reader was done."""
+    import numpy as np
+
+    started, release = threading.Event(), threading.Event()
+
+    def slow_reader(image):
+        started.set()
+        release.wait(10)
+        return Reading.from_table("R5 K13")
+
+    live_app.extensions["rummiref_live"]["reader"] = slow_reader
+    ok, buf = cv2.imencode(".png", np.full((60, 80, 3), 200, np.uint8))
+    client = live_app.test_client()
+
+    def photo(url):
+        return client.post(game["api"] + "/rack-photo", headers=game["headers"],
+                           data={"photo": (io.BytesIO(buf.tobytes()), "rack.png")})
+
+    status, took, rack = _round_while(live_app, game, photo, started, release)
     assert status == 201 and took < 1.0, f"the round waited {took:.1f} s for the photo"
-    assert out["rack"].status_code == 200 and out["rack"].get_json()["value"] == 18
+    assert rack.status_code == 200 and rack.get_json()["value"] == 18
 
 
-def test_a_snapshot_picture_being_checked_holds_up_no_round(live_app, client, game, monkeypatch):
+def test_a_snapshot_picture_being_checked_holds_up_no_round(live_app, game, monkeypatch):
     """A snapshot's picture is decoded before its write begins."""
     import base64
 
@@ -186,20 +188,38 @@ def test_a_snapshot_picture_being_checked_holds_up_no_round(live_app, client, ga
     monkeypatch.setattr(imageio, "decode_image", slow)
     ok, buf = cv2.imencode(".jpg", np.full((60, 80, 3), 90, np.uint8))
     body = {"reading": {"table": "K5 B5 O5"}, "picture": base64.b64encode(buf.tobytes()).decode()}
-    with LiveServer(live_app) as server:
-        out = {}
-        t = threading.Thread(target=lambda: out.update(snap=http_request(
-            f"{server.url}{game['api']}/snapshots", "POST", body, game["headers"], timeout=20)))
-        t.start()
-        try:
-            assert started.wait(10)
-            t0 = time.monotonic()
-            status, _, _ = http_request(f"{server.url}/api/games/{game['id']}/rounds", "POST",
-                                        {"winner": "Ann", "racks": {"Ben": 3, "Cy": 4}},
-                                        game["headers"], timeout=20)
-            took = time.monotonic() - t0
-        finally:
-            release.set()
-            t.join(10)
+
+    def post(url):
+        return http_request(f"{url}{game['api']}/snapshots", "POST", body, game["headers"],
+                            timeout=20)
+
+    status, took, snap = _round_while(live_app, game, post, started, release)
     assert status == 201 and took < 1.0, f"the round waited {took:.1f} s for the picture"
-    assert out["snap"][0] == 200 and out["snap"][2]["result"] == "start"
+    assert snap[0] == 200 and snap[2]["result"] == "start"
+
+
+def test_the_camera_in_the_server_tries_a_busy_database_again_with_the_same_key(
+        live_app, client, game, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from webapp.live import snapshots
+
+    real, keys = snapshots.receive, []
+
+    def busy_once(app, db, game_id, inp, *, key, actor, **kw):
+        keys.append(key)
+        if len(keys) == 2:
+            raise OperationalError("BEGIN IMMEDIATE", {}, Exception("database is locked"))
+        return real(app, db, game_id, inp, key=key, actor=actor, **kw)
+
+    monkeypatch.setattr(snapshots, "receive", busy_once)
+    sink = InProcessSink(live_app, game["id"], backoff=0.01)
+    sink.snapshot(_snap("K5 B5 O5", Reason.START))
+    turn = _snap("K5 B5 O5 | R10 R11 R12")
+    sink.snapshot(turn)
+    assert keys[1:] == [turn.key, turn.key]
+    assert [r["result"] for r in sink.results] == ["start", "turn"]
+    # a snapshot the server cannot take is refused and said so, and the camera goes on
+    sink = InProcessSink(live_app, "nosuchgame")
+    sink.snapshot(turn)
+    assert sink.results[0]["status"] == 404
