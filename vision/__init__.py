@@ -9,7 +9,8 @@
 What is read is a ``vision.Reading`` (``vision.reading``), whatever made it; its
 ``to_json``/``from_json`` is its one wire form. Drawing a reading:
 ``vision.annotate.annotate(image, reading)``; measuring on a labelled folder:
-``vision.evaluate.evaluate(folder)``.
+``vision.evaluate.evaluate(folder)``. Turning any photo (path or bytes) into pixels
+safely: ``vision.open_image`` (see :mod:`vision.imageio`).
 
 The live referee's camera side: frame sources (``vision.sources``), stillness and hands
 (``vision.motion``), one table from several frames (``vision.consensus``), the watcher
@@ -24,13 +25,15 @@ first use, so ``rummiref``'s command line stays light.
 from __future__ import annotations
 
 __all__ = ["Reader", "Reading", "TileReading", "Uncertain", "ReadingError", "read_image",
-           "render_table", "ImageError", "ModelsMissingError", "models_dir"]
+           "render_table", "ImageError", "ModelsMissingError", "models_dir", "open_image",
+           "check_image"]
 
 _WHERE = {
     "Reading": "reading", "TileReading": "reading", "Uncertain": "reading",
     "ReadingError": "reading", "Reader": "reader", "read_image": "reader",
     "ModelsMissingError": "reader", "models_dir": "reader",
-    "render_table": "synth", "ImageError": "imageio",
+    "render_table": "synth", "ImageError": "imageio", "open_image": "imageio",
+    "check_image": "imageio",
 }
 
 

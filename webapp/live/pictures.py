@@ -20,11 +20,11 @@ def annotated(image: bytes, reading: Reading, rules: referee.Rules) -> bytes:
     import cv2
 
     from vision.annotate import annotate
-    from vision.imageio import decode_image, work_copy
+    from vision.imageio import open_image
 
-    img = decode_image(image, "the stored picture")
-    small, scale = work_copy(img, ANNOTATED_MAX_SIDE)
-    drawn = annotate(small, reading.scaled(scale) if scale != 1.0 else reading, rules)
+    pic = open_image(image, "the stored picture", max_side=ANNOTATED_MAX_SIDE)
+    drawn = annotate(pic.image, reading.scaled(pic.scale) if pic.scale != 1.0 else reading,
+                     rules)
     ok, buf = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
         raise ValueError("could not encode the annotated picture")

@@ -17,10 +17,10 @@ def read_rack(data: bytes, rules: referee.Rules, reader: Callable[..., Reading])
     """The tiles on the photographed rack, their value under ``rules`` and the tiles to check.
     Invalid (field ``photo``) for a file that is not a usable photo or a reading that cannot be
     a rack."""
-    from vision.imageio import ImageError, decode_image
+    from vision.imageio import WORK_MAX_SIDE, ImageError, open_image
 
     try:
-        image = decode_image(data, "photo")
+        image = open_image(data, "photo", max_side=WORK_MAX_SIDE).image
     except ImageError as e:
         raise Invalid(str(e), field="photo") from None
     reading = reader(image)

@@ -115,15 +115,20 @@ def _picture(raw: Any) -> Optional[bytes]:
     return data
 
 
+#: A snapshot's picture is decoded this small to check it decodes (its header is checked first).
+CHECK_MAX_SIDE = 640
+
+
 def check_picture(data: bytes, name: str) -> None:
     """Invalid (naming ``name``) unless ``data`` is a JPEG or PNG that decodes; the size in its
     header is checked before anything is decoded (``vision.imageio``)."""
-    from vision.imageio import ImageError, decode_image
+    from vision.imageio import ImageError, check_image, open_image
 
-    if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
-        raise Invalid(f"{name} must be a JPEG or PNG picture", field=name)
     try:
-        decode_image(data, name)
+        info = check_image(data, name)
+        if info.format not in ("JPEG", "PNG"):
+            raise ImageError(f"{name}: a {info.format} file; send a JPEG or PNG picture")
+        open_image(data, name, max_side=CHECK_MAX_SIDE)
     except ImageError as e:
         raise Invalid(str(e), field=name) from None
 

@@ -178,14 +178,14 @@ def test_a_snapshot_picture_being_checked_holds_up_no_round(live_app, game, monk
     from vision import imageio
 
     started, release = threading.Event(), threading.Event()
-    real = imageio.decode_image
+    real = imageio.open_image
 
-    def slow(data, name="image", notes=None):
+    def slow(source, name=None, **kw):
         started.set()
         release.wait(10)
-        return real(data, name, notes)
+        return real(source, name, **kw)
 
-    monkeypatch.setattr(imageio, "decode_image", slow)
+    monkeypatch.setattr(imageio, "open_image", slow)
     ok, buf = cv2.imencode(".jpg", np.full((60, 80, 3), 90, np.uint8))
     body = {"reading": {"table": "K5 B5 O5"}, "picture": base64.b64encode(buf.tobytes()).decode()}
 
