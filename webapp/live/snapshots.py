@@ -35,6 +35,8 @@ from .views import turn_json
 
 #: Largest picture accepted with a snapshot (bytes, after base64).
 MAX_PICTURE_BYTES = 6 * 1024 * 1024
+#: A snapshot's picture is decoded this small to check it decodes (its header is checked first).
+CHECK_MAX_SIDE = 640
 REASONS = ("start", "still", "end-turn")
 _FIELDS = {"reading", "picture", "reason", "end_turn", "still_for", "frames", "device"}
 
@@ -113,10 +115,6 @@ def _picture(raw: Any) -> Optional[bytes]:
         raise Invalid("picture is not valid base64", field="picture") from None
     check_picture(data, "picture")
     return data
-
-
-#: A snapshot's picture is decoded this small to check it decodes (its header is checked first).
-CHECK_MAX_SIDE = 640
 
 
 def check_picture(data: bytes, name: str) -> None:
