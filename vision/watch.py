@@ -81,6 +81,8 @@ class Watcher:
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
         self._pending_end_turn: Optional[str] = None
+        #: the last tap answered: the server may still show it while the snapshot is on its way
+        self._answered_end_turn: Optional[str] = None
         self._retries = 0
         self._retry_at: Optional[int] = None
         self._next_poll = 0.0
@@ -172,7 +174,7 @@ class Watcher:
         except Exception as e:  # noqa: BLE001 - asked again at the next poll
             log.warning("could not ask the server for an end-turn tap: %s", e)
             return
-        if token and token != self._pending_end_turn:
+        if token and token not in (self._pending_end_turn, self._answered_end_turn):
             self._pending_end_turn = token
             self.stats["end_turns"] += 1
 
@@ -230,7 +232,8 @@ class Watcher:
 
     def _on_still(self, end_turn: Optional[str]) -> Optional[Snapshot]:
         cfg = self.cfg
-        grey_now = self._still_frames[-1][1]
+        started = time.perf_counter()
+        grey_now, t_now = self._still_frames[-1][1], self._still_frames[-1][2]
         ref = self.detector.last_read
         unmoved = (ref is not None and self.last is not None
                    and changed_fraction(ref, grey_now, cfg.pixel_delta) < cfg.same_table)
@@ -259,11 +262,13 @@ class Watcher:
             return None
         reason = Reason.END_TURN if end_turn else (Reason.START if self.last is None
                                                    else Reason.STILL)
-        now = self.clock()
-        snap = Snapshot(reading, picture, reason, end_turn=end_turn,
-                        still_for=max(0.0, now - (self.still_since or now)), frames=frames, t=t)
+        # still from the first still frame to this one (frame times), then the reading
+        still_for = max(0.0, t_now - (self.still_since if self.still_since is not None
+                                      else t_now)) + time.perf_counter() - started
+        snap = Snapshot(reading, picture, reason, end_turn=end_turn, still_for=still_for,
+                        frames=frames, t=t)
         self.last = snap
-        self._pending_end_turn = None
+        self._answered_end_turn, self._pending_end_turn = end_turn, None
         self.stats["snapshots"] += 1
         if self.on_snapshot is not None:
             self.on_snapshot(snap)

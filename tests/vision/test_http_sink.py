@@ -112,6 +112,9 @@ def test_an_answer_that_comes_too_late_is_asked_again_with_the_same_key():
 
 
 def test_a_refused_snapshot_is_dropped_and_the_next_one_goes(caplog):
+    import logging
+
+    caplog.set_level(logging.WARNING, logger="vision.http_sink")
     stub = Stub(script=[(0, 422)])
     try:
         sink = HttpSink(stub.url, "g1", "tok")

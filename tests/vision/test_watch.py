@@ -107,6 +107,7 @@ def test_every_snapshot_has_its_own_key_and_the_picture_its_reading_refers_to():
         w2.step(frame, t)
     assert len(keys) == 3 and len({s.key for s in keys}) == 3
     for s in keys:
+        assert 0.4 <= s.still_for < 2.0   # half a second still, then read (frame times)
         assert s.picture.shape == (480, 640, 3)
         data, reading = s.jpeg(max_side=320)   # the picture halved: so are the outlines
         assert data[:3] == b"\xff\xd8\xff" and reading.image_size == (320, 240)
@@ -172,3 +173,26 @@ def test_a_reader_failing_on_frames_never_makes_a_snapshot_nor_stops_the_watcher
     w, seen, _ = drive(game_frames(fps=10, game=[("start", "R1 R2 R3", 3.0, False)]),
                        reader=broken)
     assert seen == [] and w.stats["read_errors"] == 3 * 4  # first try + 3 retries, then gives up
+
+
+def test_a_tap_still_shown_while_its_snapshot_is_on_its_way_is_answered_once():
+    class Sink:
+        def __init__(self):
+            self.snaps = []
+
+        def snapshot(self, snap):
+            self.snaps.append(snap)   # not delivered yet: the server still shows the tap
+
+        def status(self, status):
+            pass
+
+        def end_turn_requested(self):
+            return "tap-1" if self.snaps else None
+
+    sink = Sink()
+    w = Watcher(NullSource(), CodedFrameReader(), sink, WatchConfig(end_turn_poll=0.0))
+    for i in range(40):
+        w.step(render_coded("R1 R2 R3", seed=i), i / 10)
+        w._poll_end_turn()
+    assert [(s.reason, s.end_turn) for s in sink.snaps] == [(Reason.START, None),
+                                                           (Reason.END_TURN, "tap-1")]
