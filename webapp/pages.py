@@ -392,12 +392,17 @@ def audit(game_id: str) -> str:
     return render_template("audit.html", game=game, rows=_audit_rows(game, entries))
 
 
+MAX_HISTORY_PAGE = 100_000
+
+
 @bp.get("/history")
 def history() -> str:
     try:
         page = max(0, int(request.args.get("page", "0")))
     except ValueError:
         page = 0
+    if page > MAX_HISTORY_PAGE:  # an offset no database would take
+        abort(404, description=f"The history has no page {page}. Go back to the first page.")
     per_page = 30
     player = (request.args.get("player") or "").strip()[:40] or None
     games = _games_page(per_page, page * per_page, player)
@@ -405,9 +410,3 @@ def history() -> str:
                            page=page, per_page=per_page, player=player,
                            records=_player_records())
 
-
-@bp.errorhandler(404)
-def not_found(err: Any) -> Any:
-    # Only this blueprint's pages: the API keeps its own JSON errors.
-    message = getattr(err, "description", None) or "There is nothing at this address."
-    return render_template("error.html", status=404, message=message), 404
