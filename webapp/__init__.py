@@ -14,6 +14,11 @@ Configuration (``create_app(test_config)`` keys, or the environment):
 ``AUTO_MIGRATE``      run the migrations to head when the app starts (default True).
 ``RUMMIREF_SQLITE_SYNCHRONOUS`` (config ``SQLITE_SYNCHRONOUS``) ``FULL`` (default: every committed
                       round survives a power cut) or ``NORMAL`` (survives a program crash; faster).
+``GAME_CREATION_LIMIT`` new games per client address (default ``20 per minute; 200 per day``);
+                      ``RATELIMIT_ENABLED=False`` turns the limit off (``webapp.ratelimit``).
+
+Every response carries the security headers of ``webapp.headers``; errors are answered by
+``webapp.errors`` (JSON under ``/api``, a page elsewhere).
 """
 
 from __future__ import annotations
@@ -78,7 +83,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     """Build the scoresheet app. ``test_config`` overrides any setting (see the module doc)."""
     from flask import Flask
 
-    from . import api, db, events
+    from . import api, db, events, headers, ratelimit
 
     test_config = dict(test_config or {})
     instance = Path(test_config.pop("INSTANCE_PATH", None) or default_instance_path())
@@ -123,6 +128,8 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     app.teardown_appcontext(db.close_db)
 
     api.init_app(app)
+    headers.init_app(app)
+    ratelimit.init_app(app)
     if not app.config.get("PAGES", True):  # API only
         return app
     try:

@@ -235,22 +235,6 @@ def _preset_list() -> list[dict]:
     return out
 
 
-#: What the pages may load: only this server's own scripts and styles (no inline script, no
-#: CDN), so even a name that slipped past escaping could not run; ``blob:`` for the owner QR.
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-                           "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
-                           "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-
-
-@bp.after_request
-def _security_headers(resp: Response) -> Response:
-    resp.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-    resp.headers.setdefault("Referrer-Policy", "no-referrer")
-    resp.headers.setdefault("X-Frame-Options", "DENY")
-    return resp
-
-
 @bp.app_template_filter("signed")
 def _signed_filter(n: int | None) -> str:
     return signed(n)

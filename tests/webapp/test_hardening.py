@@ -93,6 +93,40 @@ def test_every_int_in_a_route_is_bounded_app_wide(make_app):
     assert seen == [123456789]
 
 
+# --- headers on every response; readable page errors --------------------------------------------
+
+SECURITY_HEADERS = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
+                    "Referrer-Policy": "no-referrer"}
+
+
+def test_every_response_carries_the_security_headers(client, game):
+    gid = game["id"]
+    responses = {
+        "start page": client.get("/"), "history": client.get("/history"),
+        "sheet": client.get(f"/games/{gid}"), "sheet part": client.get(f"/games/{gid}/sheet"),
+        "chart": client.get(f"/games/{gid}/chart.svg"), "live page": client.get(f"/games/{gid}/live"),
+        "turn log": client.get(f"/games/{gid}/live/log"),
+        "static": client.get("/ui-static/app.css"), "api": client.get(f"/api/games/{gid}"),
+        "api 404": client.get("/api/nothing"), "page 404": client.get("/no/such/page"),
+        "live 404": client.get("/games/nosuchgame/live"),
+        "405": client.post("/history", data={"x": 1}),
+    }
+    for what, r in responses.items():
+        for name, value in SECURITY_HEADERS.items():
+            assert r.headers.get(name) == value, (what, name)
+        csp = r.headers.get("Content-Security-Policy", "")
+        assert "script-src 'self';" in csp and "frame-ancestors 'none'" in csp, what
+        assert "object-src 'none'" in csp and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+        assert "Strict-Transport-Security" not in r.headers, what  # plain HTTP on the LAN
+        assert r.status_code != 302, what  # no redirect to HTTPS
+        r.close()
+
+
+def test_hsts_only_over_tls(client):
+    r = client.get("/", base_url="https://table.example")
+    assert r.status_code == 200 and r.headers["Strict-Transport-Security"].startswith("max-age=")
+
+
 @pytest.mark.parametrize("path, sentence", [
     ("/no/such/page", "There is nothing at this address"),
     ("/games/nosuchgame", "There is no game with this link"),
@@ -129,3 +163,22 @@ def test_413_names_the_limit_that_applied(make_app):
                        content_type="application/octet-stream").get_json() == {"size": 1000}
     r = client.post("/api/games", data=b"{" * (100 * 1024), content_type="application/json")
     assert r.status_code == 413 and r.get_json()["error"].endswith(": 64 KiB at most")
+
+
+def test_game_creation_is_rate_limited(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, GAME_CREATION_LIMIT="3 per minute")
+    client = app.test_client()
+    games = [new_game(client, players=["Ann", "Ben"]) for _ in range(3)]
+    before = snapshot(app)
+    r = client.post("/api/games", json={"players": ["Ann", "Ben"]})
+    assert r.status_code == 429, r.get_json()
+    assert r.get_json()["error"] == ("too many requests of this kind from this address (3 per 1 "
+                                     "minute); try again in a moment")
+    assert 0 < int(r.headers["Retry-After"]) <= 60
+    assert snapshot(app) == before
+    # Everything else still works, for this address too; other addresses can still create.
+    assert post_round(client, games[0], {"winner": "Ann", "racks": {"Ben": 2}}).status_code == 201
+    assert client.get("/api/games").status_code == 200
+    other = client.post("/api/games", json={"players": ["Ann", "Ben"]},
+                        environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 201
