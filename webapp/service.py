@@ -95,7 +95,11 @@ def request_hash(method: str, path: str, body: Any) -> str:
 
 
 def name_key(name: str) -> str:
-    return unicodedata.normalize("NFC", name).strip().casefold()
+    """What makes two names one player: compatibility forms (full-width letters, ligatures),
+    case and runs of spaces do not count. ``players.name_key`` holds it (migration 0002 wrote
+    it for the names stored before)."""
+    text = " ".join(unicodedata.normalize("NFKC", name).split())
+    return unicodedata.normalize("NFKC", text.casefold())
 
 
 def clean_device(value: Any) -> Optional[str]:
@@ -106,20 +110,53 @@ def clean_device(value: Any) -> Optional[str]:
     return text[:DEVICE_MAX] or None
 
 
+#: Zero-width (non-)joiners are part of how Persian, Indic scripts and emoji sequences are
+#: written: allowed between two characters that are not ASCII, refused anywhere else.
+_JOINERS = frozenset("\u200c\u200d")
+#: Letters and symbols that show as nothing (Hangul fillers, the blank Braille pattern, the
+#: combining grapheme joiner) and the variation selectors, which only mean something after
+#: an emoji or an ideograph.
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+
+
+def _hidden(name: str) -> Optional[str]:
+    """The first character of ``name`` that a reader cannot see or that turns the text's
+    direction (format, control, unassigned, private-use or separator characters), or None."""
+    for i, ch in enumerate(name):
+        cat = unicodedata.category(ch)
+        variation = "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+        if ch in _JOINERS or variation:
+            before = name[i - 1] if i else ""
+            after = name[i + 1] if i + 1 < len(name) else ""
+            if before and not before.isascii() and (variation or (after and not after.isascii())):
+                continue
+            return ch
+        if ch in _BLANK or cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            return ch
+    return None
+
+
 def clean_player_name(raw: Any, index: int) -> str:
+    """A player's name as stored: NFKC (so full-width letters and ligatures are plain ones),
+    spaces trimmed and single; :class:`Invalid` for an empty or long name, or one holding a
+    character that hides (a zero-width space, a byte-order mark, a right-to-left override)."""
     if not isinstance(raw, str):
         raise Invalid(f"player {index + 1}: a name is text, not {json.dumps(raw)}",
                       field="players")
-    name = unicodedata.normalize("NFC", raw).strip()
+    name = " ".join(part for part in unicodedata.normalize("NFKC", raw).strip().split(" ") if part)
+    hidden = _hidden(name)
+    if hidden is not None:
+        what = " ".join(filter(None, (f"U+{ord(hidden):04X}", unicodedata.name(hidden, ""))))
+        kind = "a line break or control character" if unicodedata.category(hidden) in (
+            "Cc", "Zl", "Zp") else "an invisible or text-direction character"
+        raise Invalid(f"player {index + 1}'s name holds {kind} ({what}); type the name with "
+                      f"letters, digits and spaces", field="players", player=ascii(name)[1:-1])
     if not name:
         raise Invalid(f"player {index + 1} has no name: type a name (1 to {NAME_MAX} characters)",
                       field="players")
     if len(name) > NAME_MAX:
         raise Invalid(f"the name {name[:NAME_MAX]!r}... is too long: {NAME_MAX} characters at most",
                       field="players")
-    if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
-        raise Invalid(f"player {index + 1}'s name holds a control character or line break; "
-                      f"use letters, digits and spaces", field="players")
     return name
 
 
