@@ -16,6 +16,8 @@ Configuration (``create_app(test_config)`` keys, or the environment):
                       round survives a power cut) or ``NORMAL`` (survives a program crash; faster).
 ``GAME_CREATION_LIMIT`` new games per client address (default ``20 per minute; 200 per day``);
                       ``RATELIMIT_ENABLED=False`` turns the limit off (``webapp.ratelimit``).
+``IDEMPOTENCY_TTL_SECONDS`` how long a retried request is answered with its first answer
+                      (default a day; ``webapp.idempotency``).
 
 Every response carries the security headers of ``webapp.headers``; errors are answered by
 ``webapp.errors`` (JSON under ``/api``, a page elsewhere).
@@ -106,6 +108,8 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
         SSE_MAX_SECONDS=300.0,
         SSE_HEARTBEAT_SECONDS=15.0,
         SSE_MAX_STREAMS=56,
+        # How long a request sent with an Idempotency-Key is answered with its first answer.
+        IDEMPOTENCY_TTL_SECONDS=24 * 3600,
     )
     app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):

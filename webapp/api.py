@@ -17,7 +17,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.routing import BaseConverter, IntegerConverter
 
-from . import errors, events, service
+from . import errors, events, idempotency, service
 from .db import get_db
 from .service import Conflict, ServiceError
 
@@ -178,18 +178,20 @@ def round_number(game_id: str, number: int) -> int:
 
 
 def _json(status: int, body: Any, location: Optional[str] = None,
-          replayed: bool = False) -> Response:
+          replayed: bool = False, etag: Optional[int] = None) -> Response:
     resp = jsonify(body)
     resp.status_code = status
     if location:
         resp.headers["Location"] = location
+    if etag is not None:
+        resp.set_etag(str(etag))
     if replayed:
         resp.headers["Idempotent-Replayed"] = "true"
     return resp
 
 
-def _replay(row) -> Response:
-    return _json(row.status, row.body, row.location, replayed=True)
+def _idempotency_ttl() -> float:
+    return float(current_app.config["IDEMPOTENCY_TTL_SECONDS"])
 
 
 @bp.after_request
@@ -239,17 +241,22 @@ def list_games():
 
 @bp.post("/games")
 def create_game():
-    key = service.check_idempotency_key(request.headers.get("Idempotency-Key"))
+    key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     body = json_body()
-    req_hash = service.request_hash("POST", "/api/games", body)
+    req_hash = idempotency.request_hash("POST", "/api/games", body)
+    secret, ttl = current_app.config["SECRET_KEY"], _idempotency_ttl()
 
     def do(db):
-        replay = service.find_replay(db, "games", key, req_hash)
+        replay = idempotency.find_replay(db, "games", key, req_hash, ttl)
         if replay:
-            return _replay(replay), None
-        out, game_id = service.create_game(db, body, actor())
+            out = idempotency.replayed_game(db, replay, secret, key)
+            return _json(replay.status, out, replay.location, replayed=True), None
+        # With a key, the token is made from it, so that a retry can be given it again.
+        make_token = (lambda gid: idempotency.game_token(secret, gid, key)) if key else None
+        out, game_id = service.create_game(db, body, actor(), make_token)
         location = f"/api/games/{game_id}"
-        service.remember(db, "games", key, req_hash, 201, out, location)
+        kept = {k: v for k, v in out.items() if k != "token"}  # the token is never stored
+        idempotency.remember(db, "games", key, req_hash, 201, kept, location, ttl)
         return _json(201, out, location), (game_id, out["game"]["version"])
 
     return write(do)
@@ -257,55 +264,69 @@ def create_game():
 
 @bp.get("/games/<gid:game_id>")
 def get_game(game_id: str):
-    return jsonify(service.game_state(get_db(), game_id))
+    state = service.game_state(get_db(), game_id)
+    resp = jsonify(state)
+    resp.set_etag(str(state["version"]))
+    return resp
 
 
 @bp.get("/games/<gid:game_id>/rounds/<int:number>")
 def get_round(game_id: str, number: int):
     round_number(game_id, number)
-    return jsonify(service.round_json(service.get_round(get_db(), game_id, number)))
+    r = service.get_round(get_db(), game_id, number)
+    resp = jsonify(service.round_json(r))
+    resp.set_etag(service.round_etag(r))
+    return resp
 
 
 @bp.post("/games/<gid:game_id>/rounds")
 def post_round(game_id: str):
     scope = f"rounds:{game_id}"
+    ttl = _idempotency_ttl()
 
     def do(db):
         game = service.get_game(db, game_id, lock=True)
         require_token(game)
-        key = service.check_idempotency_key(request.headers.get("Idempotency-Key"))
+        key = idempotency.check_key(request.headers.get("Idempotency-Key"))
         body = json_body()
-        req_hash = service.request_hash("POST", request.path, body)
-        replay = service.find_replay(db, scope, key, req_hash)
+        req_hash = idempotency.request_hash("POST", request.path, body)
+        replay = idempotency.find_replay(db, scope, key, req_hash, ttl)
         if replay:
-            return _replay(replay), None
+            return _json(replay.status, replay.body, replay.location, replayed=True), None
         out = service.add_round(db, game, body, actor(body))
         location = f"/api/games/{game_id}/rounds/{out['round']['number']}"
-        service.remember(db, scope, key, req_hash, 201, out, location)
-        return _json(201, out, location), (game_id, out["version"])
+        idempotency.remember(db, scope, key, req_hash, 201, out, location, ttl)
+        return _json(201, out, location, etag=out["round"]["version"]), (game_id, out["version"])
 
     return write(do)
 
 
 @bp.put("/games/<gid:game_id>/rounds/<int:number>")
 def put_round(game_id: str, number: int):
+    """Correct a round. With ``If-Match: "<its ETag>"`` (the pages send it) a round that
+    another phone changed, or undid and entered again, since is not overwritten: 412."""
     round_number(game_id, number)
+
     def do(db):
         game = service.get_game(db, game_id, lock=True)
         require_token(game)
+        service.check_round_unchanged(db, game, number, request.if_match)
         body = json_body()
         out = service.edit_round(db, game, number, body, actor(body))
-        return _json(200, out), (game_id, out["version"])
+        return _json(200, out, etag=out["round"]["version"]), (game_id, out["version"])
 
     return write(do)
 
 
 @bp.delete("/games/<gid:game_id>/rounds/<int:number>")
 def delete_round(game_id: str, number: int):
+    """Undo the last round; ``If-Match`` as for ``put_round``."""
     round_number(game_id, number)
+
     def do(db):
         game = service.get_game(db, game_id, lock=True)
         require_token(game)
+        service.check_round_unchanged(db, game, number, request.if_match)
         out = service.undo_round(db, game, number, actor())
         return _json(200, out), (game_id, out["version"])
 

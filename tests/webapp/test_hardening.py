@@ -17,6 +17,8 @@ import pytest
 from flask import Blueprint, request
 from sqlalchemy import select
 
+from webapp import idempotency
+from webapp.models import IdempotencyKey
 from tests.conftest import REPO
 from tests.webapp.webhelpers import http_request, new_game, snapshot, unique_key
 
@@ -24,6 +26,158 @@ from tests.webapp.webhelpers import http_request, new_game, snapshot, unique_key
 def post_round(client, game, body, **headers):
     return client.post(f"/api/games/{game['id']}/rounds", json=body,
                        headers={**game["headers"], **headers})
+
+
+# --- lost updates: rounds have versions; If-Match is honoured --------------------------------------
+
+def test_a_stale_edit_does_not_overwrite_a_round_entered_again(client, app, game):
+    """Phone A opens round 1 to edit it; phone B undoes round 1 and enters a new round 1; A
+    saves: refused with who did what, and B's round is intact."""
+    gid = game["id"]
+    assert post_round(client, game, {"winner": "Ann", "racks": {"Ben": 5, "Cy": 7}}).status_code == 201
+    a_read = client.get(f"/api/games/{gid}/rounds/1")            # phone A opens the edit form
+    a_etag = a_read.headers["ETag"]
+    assert a_etag == f'"{a_read.get_json()["version"]}"'
+    b_headers = {**game["headers"], "X-Rummiref-Device": "Ben's phone"}
+    b_read = client.get(f"/api/games/{gid}/rounds/1")
+    undo = client.delete(f"/api/games/{gid}/rounds/1",
+                         headers={**b_headers, "If-Match": b_read.headers["ETag"]})
+    assert undo.status_code == 200
+    again = client.post(f"/api/games/{gid}/rounds", headers=b_headers,
+                        json={"winner": "Ben", "racks": {"Ann": 10, "Cy": 2}})
+    assert again.status_code == 201 and again.get_json()["round"]["number"] == 1
+    assert again.headers["ETag"] != a_etag
+    before = snapshot(app)
+    stale = client.put(f"/api/games/{gid}/rounds/1",
+                       headers={**game["headers"], "If-Match": a_etag, "X-Rummiref-Device": "A"},
+                       json={"winner": "Cy", "racks": {"Ann": 1, "Ben": 1}})
+    assert stale.status_code == 412, stale.get_json()
+    err = stale.get_json()
+    assert err["error"].startswith('round 1 was entered again by "Ben\'s phone" at ')
+    assert "nothing was changed. Reload the sheet" in err["error"]
+    assert err["changed_by"] == "Ben's phone" and err["round"] == 1
+    assert snapshot(app) == before
+    kept = client.get(f"/api/games/{gid}/rounds/1").get_json()
+    assert kept["winner"] == "Ben" and kept["scores"] == {"Ann": -10, "Ben": 12, "Cy": -2}
+    # The stale copy cannot undo it either; the fresh one can edit it.
+    r = client.delete(f"/api/games/{gid}/rounds/1", headers={**game["headers"], "If-Match": a_etag})
+    assert r.status_code == 412 and snapshot(app) == before
+    fresh = client.get(f"/api/games/{gid}/rounds/1").headers["ETag"]
+    r = client.put(f"/api/games/{gid}/rounds/1", headers={**game["headers"], "If-Match": fresh},
+                   json={"winner": "Cy", "racks": {"Ann": 1, "Ben": 1}})
+    assert r.status_code == 200 and r.headers["ETag"] != fresh
+    assert r.headers["ETag"] == f'"{r.get_json()["round"]["version"]}"'
+
+
+def test_an_edit_made_meanwhile_is_not_overwritten(client, app, game):
+    gid = game["id"]
+    post_round(client, game, {"winner": "Ann", "racks": {"Ben": 5, "Cy": 7}})
+    etag = client.get(f"/api/games/{gid}/rounds/1").headers["ETag"]
+    first = client.put(f"/api/games/{gid}/rounds/1", headers={**game["headers"], "If-Match": etag,
+                                                              "X-Rummiref-Device": "Cy"},
+                       json={"winner": "Ann", "racks": {"Ben": 6, "Cy": 7}})
+    assert first.status_code == 200
+    before = snapshot(app)
+    second = client.put(f"/api/games/{gid}/rounds/1",
+                        headers={**game["headers"], "If-Match": etag},
+                        json={"winner": "Ann", "racks": {"Ben": 5, "Cy": 9}})
+    assert second.status_code == 412
+    assert second.get_json()["error"].startswith('round 1 was edited by "Cy" at ')
+    assert snapshot(app) == before
+    # A round undone meanwhile: 412 too, naming the undo.
+    undo = client.delete(f"/api/games/{gid}/rounds/1", headers=game["headers"])
+    assert undo.status_code == 200
+    r = client.put(f"/api/games/{gid}/rounds/1", headers={**game["headers"], "If-Match": etag},
+                   json={"winner": "Ann", "racks": {"Ben": 5, "Cy": 9}})
+    assert r.status_code == 412 and 'round 1 was undone by "owner"' in r.get_json()["error"]
+
+
+def test_if_match_is_optional_and_star_matches_any(client, game):
+    gid = game["id"]
+    post_round(client, game, {"winner": "Ann", "racks": {"Ben": 5, "Cy": 7}})
+    r = client.put(f"/api/games/{gid}/rounds/1", headers=game["headers"],
+                   json={"winner": "Ann", "racks": {"Ben": 6, "Cy": 7}})
+    assert r.status_code == 200
+    r = client.put(f"/api/games/{gid}/rounds/1", headers={**game["headers"], "If-Match": "*"},
+                   json={"winner": "Ann", "racks": {"Ben": 7, "Cy": 7}})
+    assert r.status_code == 200
+    r = client.put(f"/api/games/{gid}/rounds/2", headers={**game["headers"], "If-Match": "*"},
+                   json={"winner": "Ann", "racks": {"Ben": 7, "Cy": 7}})
+    assert r.status_code == 404  # no such round, ever
+
+
+def test_the_game_and_its_rounds_carry_their_versions(client, game):
+    gid = game["id"]
+    r = client.get(f"/api/games/{gid}")
+    assert r.headers["ETag"] == f'"{r.get_json()["version"]}"'
+    post_round(client, game, {"winner": "Ann", "racks": {"Ben": 5, "Cy": 7}})
+    state = client.get(f"/api/games/{gid}")
+    assert state.headers["ETag"] != r.headers["ETag"]
+    rnd = state.get_json()["rounds"][0]
+    assert client.get(f"/api/games/{gid}/rounds/1").headers["ETag"] == f'"{rnd["version"]}"'
+    assert f'data-version="{rnd["version"]}"' in client.get(f"/games/{gid}/sheet").get_data(as_text=True)
+
+
+# --- the edit token is never stored; idempotency answers expire --------------------------------
+
+def _stored(app) -> str:
+    return json.dumps(snapshot(app), default=str, ensure_ascii=False)
+
+
+def test_a_keyed_create_stores_no_token_and_a_retry_gets_it_again(client, app):
+    key = unique_key()
+    body = {"players": ["Ann", "Ben"]}
+    first = client.post("/api/games", json=body, headers={"Idempotency-Key": key})
+    assert first.status_code == 201
+    token = first.get_json()["token"]
+    assert len(token) >= 30
+    stored = _stored(app)
+    assert token not in stored and token[:12] not in stored
+    with app.extensions["rummiref"]["engine"].connect() as conn:
+        row = conn.execute(select(IdempotencyKey.body)).scalar_one()
+    assert "token" not in row and row["id"] == first.get_json()["id"]
+    again = client.post("/api/games", json=body, headers={"Idempotency-Key": key})
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()  # the same token, made again
+    assert list(again.get_json()) == ["id", "token", "url", "game"]
+    assert _stored(app) == stored
+    game = {"id": first.get_json()["id"], "headers": {"Authorization": f"Bearer {token}"}}
+    assert post_round(client, game, {"winner": "Ann", "racks": {"Ben": 3}}).status_code == 201
+    assert client.get("/api/games").get_json()["total"] == 1
+
+
+def test_a_retried_create_after_the_secret_key_changed_is_told_to_start_again(make_app):
+    app = make_app()
+    key = unique_key()
+    assert app.test_client().post("/api/games", json={"players": ["Ann", "Ben"]},
+                                  headers={"Idempotency-Key": key}).status_code == 201
+    other = make_app(SECRET_KEY="another key")
+    before = snapshot(other)
+    r = other.test_client().post("/api/games", json={"players": ["Ann", "Ben"]},
+                                 headers={"Idempotency-Key": key})
+    assert r.status_code == 409 and "start a new game" in r.get_json()["error"]
+    assert "token" not in r.get_json()
+    assert snapshot(other) == before
+
+
+def test_idempotency_answers_expire_and_are_deleted(make_app, monkeypatch):
+    app = make_app(IDEMPOTENCY_TTL_SECONDS=3600)
+    client = app.test_client()
+    g = new_game(client)
+    key, old_key = unique_key(), unique_key()
+    body = {"winner": "Ann", "racks": {"Ben": 5, "Cy": 7}}
+    assert post_round(client, g, body, **{"Idempotency-Key": old_key}).status_code == 201
+    assert post_round(client, g, body, **{"Idempotency-Key": key}).status_code == 201
+    later = idempotency.utcnow() + timedelta(hours=2)
+    monkeypatch.setattr(idempotency, "utcnow", lambda: later)
+    monkeypatch.setattr(idempotency, "_purged_at", 0.0)
+    # The same key two hours on is a new request: a new round, and the expired answers go.
+    again = post_round(client, g, body, **{"Idempotency-Key": key})
+    assert again.status_code == 201 and "Idempotent-Replayed" not in again.headers
+    assert again.get_json()["round"]["number"] == 3
+    with app.extensions["rummiref"]["engine"].connect() as conn:
+        keys = conn.execute(select(IdempotencyKey.key)).scalars().all()
+    assert keys == [key]  # old_key was purged, key stored anew
 
 
 # --- strict JSON, bounded numbers ---------------------------------------------------------------

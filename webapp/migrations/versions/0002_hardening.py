@@ -1,4 +1,4 @@
-"""player-name keys by NFKC
+"""round versions (ETag / If-Match), idempotency answers that expire, player-name keys by NFKC
 
 Revision ID: 0002
 Revises: live0001
@@ -47,8 +47,14 @@ def _rekey(key) -> None:
 
 
 def upgrade() -> None:
+    op.add_column('rounds', sa.Column('version', sa.Integer(), server_default='0', nullable=False))
+    op.create_index(op.f('ix_idempotency_keys_created_at'), 'idempotency_keys', ['created_at'],
+                    unique=False)
     _rekey(_nfkc_key)
 
 
 def downgrade() -> None:
     _rekey(_nfc_key)
+    op.drop_index(op.f('ix_idempotency_keys_created_at'), table_name='idempotency_keys')
+    with op.batch_alter_table('rounds') as batch:
+        batch.drop_column('version')
