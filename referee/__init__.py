@@ -1,5 +1,6 @@
 """rummiref's rules library: tiles and their notation, melds, rule presets, turn checking,
-scoring and an exact solver. Pure Python, no third-party dependencies.
+the live referee's turn log, scoring and an exact solver. Pure Python, no third-party
+dependencies.
 
     >>> import referee
     >>> referee.check_meld("R7 R8 J R10").ok
@@ -14,7 +15,10 @@ from .tiles import (COLOURS, JOKER, Colour, ImpossibleTilesError, Meld, Notation
 from .rules import DEFAULT_PRESET, PRESETS, Rules, UnknownRulesError, get_rules
 from .melds import MeldVerdict, check_meld, meld_points
 from .solver import Move, TableUnsolvableError, arrange, best_move, max_score
-from .turns import TurnVerdict, Violation, check_table, check_turn
+from .turns import Code, TurnKind, TurnVerdict, Violation, check_table, check_turn
+from .changes import TableDiff, diff_tables, same_table
+from .dispute import LayAnswer, could_lay
+from .turnlog import Entry, EntryKind, Outcome, Step, Turn, TurnLog
 from .scoring import RoundResult, ScoringError, rack_value, settle_round
 
 __all__ = [
@@ -24,6 +28,8 @@ __all__ = [
     "DEFAULT_PRESET", "PRESETS", "Rules", "UnknownRulesError", "get_rules",
     "MeldVerdict", "check_meld", "meld_points",
     "Move", "TableUnsolvableError", "arrange", "best_move", "max_score",
-    "TurnVerdict", "Violation", "check_table", "check_turn",
+    "Code", "TurnKind", "TurnVerdict", "Violation", "check_table", "check_turn",
+    "TableDiff", "diff_tables", "same_table", "LayAnswer", "could_lay",
+    "Entry", "EntryKind", "Outcome", "Step", "Turn", "TurnLog",
     "RoundResult", "ScoringError", "rack_value", "settle_round",
 ]

@@ -44,6 +44,12 @@ class MeldVerdict:
         return {"meld": str(self.meld), "ok": self.ok, "kind": self.kind, "points": self.points,
                 "reason": self.reason, "stands_for": [str(t) for t in self.stands_for]}
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "MeldVerdict":
+        return cls(bool(d["ok"]), Meld(parse_tiles(d["meld"], check=False)), d.get("kind"),
+                   int(d["points"]), d["reason"],
+                   parse_tiles(" ".join(d.get("stands_for", ())), check=False))
+
 
 def _joker_note(tiles: tuple[Tile, ...], stands: tuple[Tile, ...]) -> str:
     notes = [str(s) for t, s in zip(tiles, stands) if t.is_joker]

@@ -255,6 +255,11 @@ class Table:
     def __getitem__(self, i: int) -> Meld:
         return self.melds[i]
 
+    def key(self) -> tuple:
+        """The table regardless of the order of its melds and of the tiles in each meld: two
+        tables with equal keys hold the same tiles grouped the same way."""
+        return tuple(sorted(tuple(sorted(m.tiles)) for m in self.melds))
+
     def __str__(self) -> str:
         return " | ".join(str(m) for m in self.melds)
 

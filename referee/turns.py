@@ -8,6 +8,7 @@ involved; the verdict gives the penalty the preset prescribes.
 
 from __future__ import annotations
 
+import enum
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
@@ -16,29 +17,64 @@ from .melds import MeldVerdict, check_meld, meld_points
 from .rules import Rules, get_rules
 from .tiles import COLOURS, JOKER, Meld, Table, TableLike, Tile, TilesLike, format_tiles, parse_table, parse_tiles
 
-# Violation codes, most basic first.
-TILES_TAKEN = "tiles-taken"                  #: a tile on the table before is gone after
-NOT_FROM_RACK = "not-from-rack"              #: a tile added that the player did not hold
-INVALID_MELD = "invalid-meld"                #: a meld left invalid at the end of the turn
-TABLE_TOUCHED_BEFORE_OPENING = "table-touched-before-opening"
-INITIAL_MELD_TOO_LOW = "initial-meld-too-low"
-JOKER_MELD_MANIPULATED = "joker-meld-manipulated"
-JOKER_REPLACEMENT_FROM_TABLE = "joker-replacement-from-table"
-JOKER_GROUP_NEEDS_BOTH = "joker-group-needs-both"
-JOKER_NOT_REUSED = "joker-not-reused"
-TIME_EXCEEDED = "time-exceeded"
+class Code(str, enum.Enum):
+    """Why a turn is not valid, most basic first. A ``str`` enum: ``Code.INVALID_MELD ==
+    "invalid-meld"``, and its value is what the JSON forms carry."""
+
+    TILES_TAKEN = "tiles-taken"                  #: a tile on the table before is gone after
+    NOT_FROM_RACK = "not-from-rack"              #: a tile added that the player did not hold
+    INVALID_MELD = "invalid-meld"                #: a meld left invalid at the end of the turn
+    TABLE_TOUCHED_BEFORE_OPENING = "table-touched-before-opening"
+    INITIAL_MELD_TOO_LOW = "initial-meld-too-low"
+    JOKER_MELD_MANIPULATED = "joker-meld-manipulated"
+    JOKER_REPLACEMENT_FROM_TABLE = "joker-replacement-from-table"
+    JOKER_GROUP_NEEDS_BOTH = "joker-group-needs-both"
+    JOKER_NOT_REUSED = "joker-not-reused"
+    TIME_EXCEEDED = "time-exceeded"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class TurnKind(str, enum.Enum):
+    """What a turn did: nothing added (the player draws a tile), the initial meld, or a play."""
+
+    DRAW = "draw"
+    OPENING = "opening"
+    PLAY = "play"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+# Each code by name at module level too (``turns.INVALID_MELD``).
+TILES_TAKEN = Code.TILES_TAKEN
+NOT_FROM_RACK = Code.NOT_FROM_RACK
+INVALID_MELD = Code.INVALID_MELD
+TABLE_TOUCHED_BEFORE_OPENING = Code.TABLE_TOUCHED_BEFORE_OPENING
+INITIAL_MELD_TOO_LOW = Code.INITIAL_MELD_TOO_LOW
+JOKER_MELD_MANIPULATED = Code.JOKER_MELD_MANIPULATED
+JOKER_REPLACEMENT_FROM_TABLE = Code.JOKER_REPLACEMENT_FROM_TABLE
+JOKER_GROUP_NEEDS_BOTH = Code.JOKER_GROUP_NEEDS_BOTH
+JOKER_NOT_REUSED = Code.JOKER_NOT_REUSED
+TIME_EXCEEDED = Code.TIME_EXCEEDED
 
 
 @dataclass(frozen=True)
 class Violation:
-    code: str
+    code: Code
     message: str
     melds: tuple[str, ...] = ()
     tiles: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        return {"code": self.code, "message": self.message, "melds": list(self.melds),
+        return {"code": self.code.value, "message": self.message, "melds": list(self.melds),
                 "tiles": list(self.tiles)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Violation":
+        return cls(Code(d["code"]), d["message"], tuple(d.get("melds", ())),
+                   tuple(d.get("tiles", ())))
 
 
 @dataclass(frozen=True)
@@ -74,8 +110,7 @@ def check_table(table: TableLike, rules: "Rules | str | None" = None) -> TableVe
 class TurnVerdict:
     """The verdict on one turn.
 
-    ``legal``: no violation. ``kind``: ``"draw"`` (nothing added: the player draws a tile),
-    ``"opening"`` (the initial meld) or ``"play"``. ``placed``: tiles the player added;
+    ``legal``: no violation. ``kind``: a :class:`TurnKind` (draw, opening or play). ``placed``: tiles the player added;
     ``taken``: tiles that were on the table and are gone. ``opened``: has the player made
     the initial meld after this turn. ``initial_points``: what the new melds counted toward
     the initial meld (for a player who had not opened). ``penalty``: what the preset
@@ -85,7 +120,7 @@ class TurnVerdict:
     """
 
     legal: bool
-    kind: str
+    kind: TurnKind
     violations: tuple[Violation, ...]
     placed: tuple[Tile, ...]
     taken: tuple[Tile, ...]
@@ -104,15 +139,15 @@ class TurnVerdict:
         return self.legal
 
     @property
-    def codes(self) -> tuple[str, ...]:
+    def codes(self) -> tuple[Code, ...]:
         return tuple(v.code for v in self.violations)
 
     def summary(self) -> str:
         """The verdict in plain words, for the phones and the CLI."""
         if self.legal:
-            if self.kind == "draw":
+            if self.kind is TurnKind.DRAW:
                 head = "No tiles played: draw a tile."
-            elif self.kind == "opening":
+            elif self.kind is TurnKind.OPENING:
                 head = (f"Valid initial meld ({self.initial_points} points): "
                         f"{format_tiles(self.placed)} laid.")
             else:
@@ -126,15 +161,33 @@ class TurnVerdict:
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
+        """The verdict as JSON-ready data; :meth:`from_dict` gives it back."""
         return {
-            "legal": self.legal, "kind": self.kind,
+            "legal": self.legal, "kind": self.kind.value,
             "violations": [v.to_dict() for v in self.violations],
             "placed": [str(t) for t in self.placed], "taken": [str(t) for t in self.taken],
             "opened": self.opened, "initial_points": self.initial_points,
             "penalty": self.penalty, "penalty_draw": self.penalty_draw, "restore": self.restore,
             "before": str(self.before), "after": str(self.after), "rules": self.rules,
-            "notes": list(self.notes), "summary": self.summary(),
+            "notes": list(self.notes), "melds": [m.to_dict() for m in self.melds],
+            "summary": self.summary(),
         }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TurnVerdict":
+        """The verdict :meth:`to_dict` wrote (``summary`` is derived, so it is not read)."""
+        return cls(
+            legal=bool(d["legal"]), kind=TurnKind(d["kind"]),
+            violations=tuple(Violation.from_dict(v) for v in d.get("violations", ())),
+            placed=parse_tiles(" ".join(d.get("placed", ())), check=False),
+            taken=parse_tiles(" ".join(d.get("taken", ())), check=False),
+            opened=bool(d["opened"]), initial_points=d.get("initial_points"),
+            penalty=d.get("penalty"), penalty_draw=int(d.get("penalty_draw", 0)),
+            restore=bool(d.get("restore", False)),
+            before=parse_table(d.get("before", ""), check=False),
+            after=parse_table(d.get("after", ""), check=False),
+            rules=d["rules"], notes=tuple(d.get("notes", ())),
+            melds=tuple(MeldVerdict.from_dict(m) for m in d.get("melds", ())))
 
 
 def _key(meld: Meld) -> tuple:
@@ -208,7 +261,7 @@ def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = N
             changed_before.append(m)
 
     initial_points: Optional[int] = None
-    kind = "draw" if not placed else "play"
+    kind = TurnKind.DRAW if not placed else TurnKind.PLAY
     opened_after = opened
     if not opened:
         if changed_before:
@@ -218,7 +271,7 @@ def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = N
                 + ", ".join(str(m) for m in changed_before) + " changed",
                 melds=tuple(str(m) for m in changed_before)))
         if placed:
-            kind = "opening"
+            kind = TurnKind.OPENING
             new_only = _new_melds_for_opening(before_t, after_t)
             pts = [meld_points(m, rules, for_initial_meld=True) for m in new_only]
             initial_points = max(pts, default=0) if rules.initial_meld_single_set else sum(pts)
