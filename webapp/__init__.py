@@ -14,7 +14,8 @@ Configuration (``create_app(test_config)`` keys, or the environment):
 ``AUTO_MIGRATE``      run the migrations to head when the app starts (default True).
 ``RUMMIREF_SQLITE_SYNCHRONOUS`` (config ``SQLITE_SYNCHRONOUS``) ``FULL`` (default: every committed
                       round survives a power cut) or ``NORMAL`` (survives a program crash; faster).
-``GAME_CREATION_LIMIT`` new games per client address (default ``20 per minute; 200 per day``);
+``RUMMIREF_GAME_CREATION_LIMIT`` (config ``GAME_CREATION_LIMIT``) new games per client address
+                      (default ``20 per minute; 200 per day``);
                       ``RATELIMIT_ENABLED=False`` turns the limit off (``webapp.ratelimit``).
 ``IDEMPOTENCY_TTL_SECONDS`` how long a retried request is answered with its first answer
                       (default a day; ``webapp.idempotency``).

@@ -1,7 +1,8 @@
 """A rate limit on creating games (Flask-Limiter), so nobody on the network can fill the
 history with thousands of games.
 
-``GAME_CREATION_LIMIT`` (default ``20 per minute; 200 per day``) applies per client address;
+``GAME_CREATION_LIMIT`` (or ``$RUMMIREF_GAME_CREATION_LIMIT``; default ``20 per minute; 200
+per day``) applies per client address;
 beyond it ``POST /api/games`` answers 429 with ``Retry-After``. ``RATELIMIT_ENABLED=False``
 turns it off; counts are kept in memory (``RATELIMIT_STORAGE_URI``, default ``memory://``), so
 each server process counts its own. Behind a reverse proxy, ``rummiref serve
@@ -9,6 +10,8 @@ each server process counts its own. Behind a reverse proxy, ``rummiref serve
 """
 
 from __future__ import annotations
+
+import os
 
 from flask import Flask, current_app
 
@@ -19,7 +22,8 @@ def init_app(app: Flask) -> None:
     from flask_limiter import Limiter
     from flask_limiter.util import get_remote_address
 
-    app.config.setdefault("GAME_CREATION_LIMIT", DEFAULT_LIMIT)
+    app.config.setdefault("GAME_CREATION_LIMIT",
+                          os.environ.get("RUMMIREF_GAME_CREATION_LIMIT") or DEFAULT_LIMIT)
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     limiter = Limiter(get_remote_address, app=app, headers_enabled=True)
     app.extensions["rummiref_limiter"] = limiter  # the limit below holds it only weakly

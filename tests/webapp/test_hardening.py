@@ -393,6 +393,13 @@ def test_game_creation_is_rate_limited(make_app):
     assert other.status_code == 201
 
 
+def test_the_game_creation_limit_can_be_set_from_the_environment(make_app, monkeypatch):
+    monkeypatch.setenv("RUMMIREF_GAME_CREATION_LIMIT", "1 per minute")
+    client = make_app(RATELIMIT_ENABLED=True).test_client()
+    new_game(client, players=["Ann", "Ben"])
+    assert client.post("/api/games", json={"players": ["Ann", "Ben"]}).status_code == 429
+
+
 
 # --- connections: idle sockets cannot take the table offline -----------------------------------
 
