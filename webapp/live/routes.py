@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from vision.reading import Reading
 
-from .. import service
+from .. import idempotency, service
 from ..api import ApiError, actor, json_body, require_token, write
 from ..db import close_db, get_db
 from ..service import Invalid, NotFound
@@ -57,7 +57,7 @@ def live_state(game_id: str):
 
 @bp.post(LIVE + "/snapshots")
 def post_snapshot(game_id: str):
-    key = service.check_idempotency_key(request.headers.get("Idempotency-Key"))
+    key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     body = json_body()
     inp = snapshots.parse(body)  # the reading and the picture are checked before any lock
     answer = snapshots.receive(current_app, get_db(), game_id, inp, key=key,

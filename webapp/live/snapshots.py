@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 import referee
 from vision.reading import Reading, ReadingError
 
-from .. import service
+from .. import idempotency, service
 from ..models import Game
 from ..service import Invalid
 from ..transaction import run_write
@@ -148,16 +148,17 @@ def receive(app, db: Session, game_id: str, inp: SnapshotIn, *, key: Optional[st
     token; the camera in this process needs none). ``key``: the idempotency key."""
     scope = f"live-snapshots:{game_id}"
     fingerprint = inp.fingerprint()
+    ttl = float(app.config["IDEMPOTENCY_TTL_SECONDS"])
 
     def change(db: Session):
         game = service.get_game(db, game_id, lock=True)
         authorize(game)
-        replay = service.find_replay(db, scope, key, fingerprint)
+        replay = idempotency.find_replay(db, scope, key, fingerprint, ttl)
         if replay is not None:
             return Answer(replay.status, replay.body, True), None
         body = record(db, game, inp, actor)
         status = 201 if body["result"] == "turn" else 200
-        service.remember(db, scope, key, fingerprint, status, body, None)
+        idempotency.remember(db, scope, key, fingerprint, status, body, None, ttl)
         changed = body["result"] != "unchanged"
         return Answer(status, body), (game.id, game.version) if changed else None
 

@@ -57,20 +57,20 @@ def test_a_race_the_lookup_misses_is_caught_by_the_unique_key(client, game, monk
     """Two servers that both looked for the key before either had saved it: the second
     save breaks the key's unique constraint, is rolled back and tried again, and then finds
     the first answer."""
-    from webapp import service
+    from webapp import idempotency
 
     post_snapshot(client, game, "K5 B5 O5")
     key = unique_key()
     first = post_snapshot(client, game, "K5 B5 O5 | B1 B2 B3", key=key).get_json()
-    real, missed = service.find_replay, []
+    real, missed = idempotency.find_replay, []
 
-    def not_yet_visible(db, scope, k, h):
+    def not_yet_visible(db, scope, k, h, ttl):
         if not missed:
             missed.append(k)
             return None
-        return real(db, scope, k, h)
+        return real(db, scope, k, h, ttl)
 
-    monkeypatch.setattr(service, "find_replay", not_yet_visible)
+    monkeypatch.setattr(idempotency, "find_replay", not_yet_visible)
     again = post_snapshot(client, game, "K5 B5 O5 | B1 B2 B3", key=key)
     assert missed == [key] and again.status_code == 201
     assert again.headers["Idempotent-Replayed"] == "true" and again.get_json() == first

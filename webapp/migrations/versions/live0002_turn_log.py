@@ -6,7 +6,7 @@ one to move), any other snapshot is the table put back; the log then judges ever
 turn rows and the session's mirrors take its verdicts.
 
 Revision ID: live0002
-Revises: live0001
+Revises: 0002
 Create Date: 2026-11-22
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 
 revision = 'live0002'
-down_revision = 'live0001'
+down_revision = '0002'
 branch_labels = None
 depends_on = None
 
