@@ -15,7 +15,9 @@ from .tiles import (COLOURS, JOKER, Colour, ImpossibleTilesError, Meld, Notation
 from .rules import DEFAULT_PRESET, PRESETS, Rules, UnknownRulesError, get_rules
 from .melds import MeldVerdict, check_meld, meld_points
 from .solver import Move, TableUnsolvableError, arrange, best_move, max_score
-from .turns import Code, TurnKind, TurnVerdict, Violation, check_table, check_turn
+from .codes import Code, Violation
+from .melds import DeclarationError, Reading, meld_readings
+from .turns import TurnKind, TurnVerdict, check_table, check_turn
 from .changes import TableDiff, diff_tables, same_table
 from .dispute import LayAnswer, could_lay
 from .turnlog import Entry, EntryKind, Outcome, Step, Turn, TurnLog
@@ -26,7 +28,7 @@ __all__ = [
     "RummirefError", "Table", "Tile", "all_tiles", "check_counts", "format_tiles",
     "parse_table", "parse_tiles",
     "DEFAULT_PRESET", "PRESETS", "Rules", "UnknownRulesError", "get_rules",
-    "MeldVerdict", "check_meld", "meld_points",
+    "MeldVerdict", "check_meld", "meld_points", "DeclarationError", "Reading", "meld_readings",
     "Move", "TableUnsolvableError", "arrange", "best_move", "max_score",
     "Code", "TurnKind", "TurnVerdict", "Violation", "check_table", "check_turn",
     "TableDiff", "diff_tables", "same_table", "LayAnswer", "could_lay",
