@@ -27,6 +27,8 @@ the meld it lay in; what it stood for: a reading of that meld):
 * Under ``joker_melds_manipulable=False`` a meld holding a joker that stays may only be added
   to: all of its tiles end the turn in one meld. Once one of its jokers is taken, it may be
   rearranged.
+* A joker in a meld that was already invalid before the turn stood for nothing; no joker rule
+  binds it (the invalid meld is the previous player's mistake, noted in the verdict).
 
 Only tiles in melds that held or hold a joker, and the tiles that could replace one, can
 change the judgement; the search runs over the accounts of those alone.
@@ -102,7 +104,9 @@ def judge(before: Table, after: Table, rules: Rules, opened: bool,
     """Judge the joker rules of a turn. ``before_readings[i]`` / ``after_readings[i]``: the
     readings meld ``i`` allows (its declaration, or every reading the tiles as laid allow;
     ``[(None, ...)]`` for an invalid meld)."""
-    bj = [(b, p) for b, m in enumerate(before) for p, t in enumerate(m) if t.is_joker]
+    # A joker in a meld that was invalid before the turn stood for nothing: no rule binds it.
+    bj = [(b, p) for b, m in enumerate(before) for p, t in enumerate(m)
+          if t.is_joker and any(s is not None for r in before_readings[b] for s in r)]
     if not bj:
         return Judgement()
     return _Search(before, after, rules, opened, before_readings, after_readings, bj).run()

@@ -83,8 +83,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
     move = best_move(parse_table(_text_arg(args.table)), parse_tiles(args.rack), rules,
                      opened=not args.not_opened)
     if move.placed:
-        text = (f"Play {' '.join(map(str, move.placed))} ({len(move.placed)} tile(s)).\n"
-                f"Table after: {move.table}")
+        steps = [f"  {i}. {s.text[0].upper()}{s.text[1:]}." for i, s in enumerate(move.steps, 1)]
+        text = "\n".join([f"Play {' '.join(map(str, move.placed))} ({len(move.placed)} tile(s)):"]
+                          + steps + [f"Table after: {move.table}"])
     else:
         text = "No tile can be played: draw a tile."
     _emit(args, move.to_dict(), text)
