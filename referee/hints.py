@@ -14,11 +14,15 @@ How a hint is found, with the player opened:
    to be placed, is solved exactly; every result is judged by ``check_turn``. The search stops
    when a legal turn reaches the upper bound.
 
-The hint is proven best (``Move.exact``) when it reaches the upper bound, or when every
-candidate that could beat it was judged; a freed joker is placed by the exact search of the
-rest, and when that placement breaks the rules (it went into an old set) that candidate is
-dropped, and the hint is then not proven best. A hint is always a legal turn: with no legal
-play it says to draw.
+The hint is proven best (``Move.exact``) when it reaches the upper bound. Below it, the
+places tried cover every legal turn when the table holds one joker and the rack none; then
+the hint is proven best unless a candidate was dropped because the exact search of the rest
+laid its freed joker where the rules forbid (in an old set) and that candidate's own bound
+is above the hint. With two jokers the places tried leave out turns that merge two joker
+melds, split a two-joker meld between its staying joker and the tile that freed the other,
+or put a rack joker into a joker's meld where the tile itself is at hand: such hints are
+legal but not proven best. A hint is always a legal turn: with no legal play it says to
+draw.
 """
 
 from __future__ import annotations
@@ -218,7 +222,10 @@ class _JokerSearch:
         self.rack_j = sum(1 for t in rack_tiles if t.is_joker)
         self.jmelds = [m for m in table if any(t.is_joker for t in m)]
         self.others = [m for m in table if not any(t.is_joker for t in m)]
-        self.proven = True
+        # Beyond the upper bound, the places tried cover every legal turn when the table holds
+        # one joker and the rack none (see the module's notes).
+        self.complete = sum(1 for t in table.tiles if t.is_joker) == 1 and not self.rack_j
+        self.rejected = (0, 0)  # the most a candidate dropped for its freed joker laid
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
 
@@ -235,10 +242,12 @@ class _JokerSearch:
             self._try(combo)
             if self.best is not None and _value(self.best.placed, self.rules) >= self.bound:
                 break
+        got = _value(self.best.placed, self.rules) if self.best is not None else (0, 0)
+        proven = got >= self.bound or (self.complete and got >= self.rejected)
         if self.best is None or not self.best.placed:
-            return _draw(self.table, self.rack, self.proven)
+            return _draw(self.table, self.rack, proven)
         return _with_steps(self.best, self.table, self.rack, self.rules, self.best_verdict,
-                           self.proven)
+                           proven)
 
     # candidates ---------------------------------------------------------------------------
 
@@ -386,8 +395,8 @@ class _JokerSearch:
         placed, remaining = _split_rack(after.melds, self.table.tiles, self.rack)
         verdict = check_turn(self.table, after, self.rack, rules=self.rules)
         if not verdict.legal:
-            if freed:
-                self.proven = False  # a freed joker went where the rules forbid
+            if freed:  # a freed joker went where the rules forbid: this is all it could lay
+                self.rejected = max(self.rejected, _value(placed, self.rules))
             return
         move = Move(placed, after, _value(placed, self.rules)[1], remaining)
         if self.best is None or _value(placed, self.rules) > _value(self.best.placed, self.rules):
