@@ -2,11 +2,13 @@
 (in all new sets together, or in one set alone) and its joker value.
 
 The table stays as it lies and the new melds use rack tiles only, so every initial meld found
-here is a legal turn. With ``initial_meld_single_set`` the search first solves the easier
-question (the threshold in all new sets together): its answer is an upper bound, and when
-one of its sets reaches the threshold alone it is the answer. Otherwise each set that could
-open alone is tried with the rest of the rack laid freely beside it, best first, stopping at
-the first that reaches the bound.
+here is a legal turn. The best play with no threshold is an upper bound for every opening,
+and when its sets reach the threshold (as a large rack's nearly always do) it is the answer.
+Otherwise the threshold is carried in the search's state (points laid so far, capped). With
+``initial_meld_single_set`` that answer is in turn an upper bound, and when one of its sets
+reaches the threshold alone it is the answer; otherwise each set that could open alone is
+tried with the rest of the rack laid freely beside it, best bound first, stopping at the
+first that reaches the bound.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Optional
 
 from .melds import meld_points
 from .rules import Rules
-from .search import BIG, NCOL, _count_grid, _melds_from, _prune_optional, _Search
+from .search import BIG, NCOL, _count_grid, _lay, _melds_from, _prune_optional, _Search
 from .tiles import COLOURS, JOKER, MAX_NUMBER, Meld, Tile
 
 
@@ -36,19 +38,33 @@ def opening_melds(rack_tiles, rules: Rules) -> Optional[list[Meld]]:
     threshold = max(rules.initial_meld_points, 0)
     zero_jokers = rules.initial_meld_joker_value == "zero"
     avail = _prune_optional(n, zero, grid, rack_j)
+    # The best play with no threshold bounds every opening; when it reaches the threshold
+    # (a large rack nearly always does), it is the answer.
+    free = _lay(n, zero, avail, weight, 0, rack_j, wj) or []
+    if free and _opens(free, rules, threshold):
+        return free
     value, decisions = _Search(n, zero, avail, weight, 0, rack_j, wj, threshold,
                                zero_jokers).solve()
     if decisions is None:
         return None
     melds = _melds_from(decisions, n)
-    if not (rules.initial_meld_single_set and threshold):
+    if not (rules.initial_meld_single_set and threshold) or _opens(melds, rules, threshold):
         return melds
-    if any(meld_points(m, rules, for_initial_meld=True) >= threshold for m in melds):
-        return melds
-    return _single_set(n, avail, rack_j, weight, wj, threshold, zero_jokers, value)
+    return _single_set(n, avail, rack_j, weight, wj, threshold, zero_jokers, value, rules)
 
 
-def _single_set(n, avail, rack_j, weight, wj, threshold, zero_jokers, cap):
+def _opens(melds, rules: Rules, threshold: int) -> bool:
+    points = [meld_points(m, rules, for_initial_meld=True) for m in melds]
+    if rules.initial_meld_single_set:
+        return max(points, default=0) >= threshold
+    return sum(points) >= threshold
+
+
+def _worth(melds, weight, wj) -> int:
+    return sum(wj if t.is_joker else weight[t.number - 1][0] for m in melds for t in m)
+
+
+def _single_set(n, avail, rack_j, weight, wj, threshold, zero_jokers, cap, rules):
     """Each set worth the threshold alone, with the rest of the rack laid freely beside it;
     the best total, stopping at ``cap`` (no opening is worth more)."""
     zero = [[0] * NCOL for _ in range(n)]
@@ -67,10 +83,10 @@ def _single_set(n, avail, rack_j, weight, wj, threshold, zero_jokers, cap):
     for upper, set_val, nj, rest, meld in candidates:
         if best_val is not None and upper <= best_val:
             break  # sorted by bound: nothing later can do better
-        val, dec = _Search(n, zero, rest, weight, 0, rack_j - nj, wj).solve()
-        if dec is not None and (best_val is None or set_val + val > best_val):
-            best_val = set_val + val
-            best_melds = [meld] + _melds_from(dec, n)
+        more = _lay(n, zero, rest, weight, 0, rack_j - nj, wj) or []
+        val = set_val + _worth(more, weight, wj)
+        if best_val is None or val > best_val:
+            best_val, best_melds = val, [meld] + more
             if best_val >= cap:
                 break
     return best_melds

@@ -158,6 +158,19 @@ def _options(sc, jl, must, avail, w, cap1, cap2, number, zero_jokers, joker_star
     return tuple(opts)
 
 
+def _bars(units):
+    """The tile counts to ask about, highest first: every count near the top (where a bar
+    prunes hardest), then in steps that grow, so a rack that lays far fewer than all its
+    tiles is not asked about every count in between. A count cleared gives the exact best
+    (the search returns the true value whenever it beats its bar)."""
+    count, step = units, 1
+    while count > 0:
+        yield count
+        if units - count >= 3:
+            step *= 2
+        count -= step
+
+
 class _OutOfBudget(Exception):
     pass
 
@@ -460,7 +473,7 @@ class _Search:
             # Each laid tile is worth ``unit`` plus its points: ask "all of them?", then "all
             # but one?", ... A high bar prunes every branch that cannot reach it, and the first
             # bar cleared gives the exact best (what fails leaves valid bounds in the memo).
-            for count in range(self.units, 0, -1):
+            for count in _bars(self.units):
                 bar = count * self.unit - 1
                 got = self.value(0, 0, bar)
                 if got > bar:
