@@ -100,16 +100,18 @@ JokerReadings = Sequence[tuple[Optional[Tile], ...]]
 
 def judge(before: Table, after: Table, rules: Rules, opened: bool,
           before_readings: Sequence[JokerReadings],
-          after_readings: Sequence[JokerReadings]) -> Judgement:
+          after_readings: Sequence[JokerReadings], reasons: bool = True) -> Judgement:
     """Judge the joker rules of a turn. ``before_readings[i]`` / ``after_readings[i]``: the
     readings meld ``i`` allows (its declaration, or every reading the tiles as laid allow;
-    ``[(None, ...)]`` for an invalid meld)."""
+    ``[(None, ...)]`` for an invalid meld). ``reasons=False``: for a turn that breaks a rule,
+    give the first account's violations rather than look for the account closest to legal
+    (the verdict is the same, found sooner)."""
     # A joker in a meld that was invalid before the turn stood for nothing: no rule binds it.
     bj = [(b, p) for b, m in enumerate(before) for p, t in enumerate(m)
           if t.is_joker and any(s is not None for r in before_readings[b] for s in r)]
     if not bj:
         return Judgement()
-    return _Search(before, after, rules, opened, before_readings, after_readings, bj).run()
+    return _Search(before, after, rules, opened, before_readings, after_readings, bj).run(reasons)
 
 
 class _Search:
@@ -229,13 +231,18 @@ class _Search:
 
     # --- the search -------------------------------------------------------------------------
 
-    def run(self) -> Judgement:
+    def run(self, reasons: bool = True) -> Judgement:
         scenarios = sorted(self._scenarios(), key=lambda sc: sum(sc[2]))  # fewest taken first
         base = {k: opts[0] for k, opts in self.fixed}
         for sc in scenarios:
             found = self._legal(sc, base)
             if found is not None:
                 return found
+        if not reasons:
+            for sc in reversed(scenarios):  # every joker taken: always an account
+                j = self._evaluate(next(self._accounts(base)), *sc)
+                if j is not None:
+                    return j
         # Not legal: explain it with the account that breaks fewest rules among the first few
         # accounts of each scenario (the verdict is exact; the reasons are the likeliest).
         best = None
@@ -269,7 +276,28 @@ class _Search:
         joker_places = defaultdict(set)
         for (b, _), dest in zip(self.bj, perm):
             joker_places[b].add(dest[0] if dest else GONE)
-        order = self.relevant
+        # Only kinds whose copies touch this scenario's rules are searched; the others keep
+        # their first account. Kinds that can give a staying joker its set go first.
+        origins = taken_from | set(whole)
+        wanted_kinds = set()
+        for b in taken_from:
+            wanted_kinds |= set(self._missing(b))
+            wanted_kinds |= {stood[(bb, p)] for (bb, p) in self.bj if bb == b}
+        home_melds = {a for _, a in homes}
+        stay_pairs = set(stays)
+
+        def matters(k, opts):
+            pairs = {p for o in opts for p in o}
+            return (k in wanted_kinds or any(p in stay_pairs for p in pairs)
+                    or any(o in origins for o, _ in pairs)
+                    or any(d in home_melds for _, d in pairs))
+
+        order, rest = [], []
+        for k, opts in self.relevant:
+            (order if matters(k, opts) else rest).append((k, opts))
+        order.sort(key=lambda ko: not any(p in stay_pairs for o in ko[1] for p in o))
+        base = dict(base)
+        base.update((k, opts[0]) for k, opts in rest)
         # which kinds (by position in ``order``; -1 for the fixed ones) can give each stay
         providers = []
         for b, a in stays:
@@ -278,6 +306,30 @@ class _Search:
             if not idx:
                 return None
             providers.append(((b, a), max(idx)))
+        # A taken joker needs its tile (or a missing colour) to reach a meld holding a tile of
+        # its set, and its new set enough rack tiles: give up at once when no account can.
+        need = self.rules.joker_reuse_min_rack_tiles
+        joker_in = Counter(d[0] for d in self.aj if d not in perm)
+        all_pairs = [p for pairs in base.values() for p in pairs] + \
+            [p for _, opts in order for pairs in opts for p in pairs]
+        for (b, _), dest, t in zip(self.bj, perm, taken):
+            if not t or dest is None:
+                continue
+            reach = {d for o, d in all_pairs if o == b}
+            wanted = set(self._missing(b)) | {stood[(b, p)] for (bb, p) in self.bj if bb == b}
+            ok = any(o != b and d in reach and (o == RACK or self.rules.joker_replacement_from_table)
+                     for k in wanted if k is not None for pairs in self._options_of(k, base)
+                     for o, d in pairs)
+            if not ok:
+                return None
+        rack_room = []  # for each home: (meld, rack tiles fixed there, kinds that could add one)
+        for b, a in homes:
+            fixed_in = sum(1 for pairs in base.values() for o, d in pairs if o == RACK and d == a)
+            could = [i for i, (_, opts) in enumerate(order)
+                     if any((RACK, a) in pairs for pairs in opts)]
+            if fixed_in + len(could) + joker_in[a] < need:
+                return None
+            rack_room.append((a, could))
         kinds = dict(base)
 
         def broken(i) -> bool:
@@ -287,6 +339,10 @@ class _Search:
             for b, a in homes:
                 seen = Counter(o for pairs in kinds.values() for o, d in pairs if d == a and o >= 0)
                 if seen[b] or any(n >= 2 for n in seen.values()):
+                    return True
+            for a, could in rack_room:
+                got = sum(1 for pairs in kinds.values() for o, d in pairs if o == RACK and d == a)
+                if got + sum(1 for x in could if x >= i) + joker_in[a] < need:
                     return True
             for b in whole:
                 places = set(joker_places[b])
@@ -405,6 +461,11 @@ class _Search:
                         f"split, rearranged or taken from, until its joker is retrieved",
                         melds=(str(mb),)))
         return Judgement(out, fates, stands)
+
+    def _options_of(self, kind, base):
+        if kind in base:
+            return [base[kind]]
+        return next((opts for k, opts in self.relevant if k == kind), [])
 
     def _is_group(self, b) -> bool:
         real = [t for t in self.before[b] if not t.is_joker]

@@ -14,15 +14,19 @@ How a hint is found, with the player opened:
    to be placed, is solved exactly; every result is judged by ``check_turn``. The search stops
    when a legal turn reaches the upper bound.
 
-The hint is proven best (``Move.exact``) when it reaches the upper bound. Below it, the
-places tried cover every legal turn when the table holds one joker and the rack none; then
-the hint is proven best unless a candidate was dropped because the exact search of the rest
-laid its freed joker where the rules forbid (in an old set) and that candidate's own bound
-is above the hint. With two jokers the places tried leave out turns that merge two joker
-melds, split a two-joker meld between its staying joker and the tile that freed the other,
-or put a rack joker into a joker's meld where the tile itself is at hand: such hints are
-legal but not proven best. A hint is always a legal turn: with no legal play it says to
-draw.
+Before any place is tried, each *pattern* (what every joker stands for and whether it stays
+or is exchanged) gets its own relaxed search: a joker that stays counts as the tile it stands
+for wherever it lies, a freed joker goes anywhere. That bounds every turn of the pattern, and
+its answer, with each staying joker put back beside a tile of its old meld, is often a legal
+turn already. Patterns are taken best bound first; the search stops when the best legal turn
+found reaches the next pattern's bound, which proves it best (``Move.exact``). A pattern
+whose relaxed answer is not legal has its places tried, closest to the melds as they lie
+first, at most ``PLACES_PER_PATTERN`` of them and ``PLACES_IN_ALL`` in all; a pattern left
+unsettled (places not all tried, or a freed joker the exact search of the rest laid in an
+old set, or two jokers on the table, where the places leave out turns that merge two joker
+melds or split a two-joker meld between its staying joker and the tile that freed the
+other) keeps its bound, and a hint below it is legal but not proven best. A hint is always a
+legal turn: with no legal play found it says to draw.
 """
 
 from __future__ import annotations
@@ -35,8 +39,8 @@ from typing import Optional
 from .melds import check_meld, meld_points, meld_readings
 from .opening import opening_melds, rack_weights
 from .rules import Rules, get_rules
-from .search import (MAX_NUMBER, NCOL, _COLOUR_INDEX, _count_grid, _dead_must, _lay,
-                     _prune_optional, _table_of, _tiles_of)
+from .search import (BIG, MAX_NUMBER, NCOL, _COLOUR_INDEX, _count_grid, _dead_must, _lay,
+                     _prune_optional, _solve_both_ways, _table_of, _tiles_of)
 from .solver import TableUnsolvableError, arrange
 from .steps import MoveStep, describe
 from .tiles import (COLOURS, JOKER, JOKERS, Meld, Table, TableLike, Tile, TilesLike,
@@ -44,6 +48,10 @@ from .tiles import (COLOURS, JOKER, JOKERS, Meld, Table, TableLike, Tile, TilesL
 from .turns import TurnVerdict, check_turn
 
 __all__ = ["Move", "best_move"]
+
+#: places tried for one pattern, and in all, before the hint is given unproven
+PLACES_PER_PATTERN = 12
+PLACES_IN_ALL = 24
 
 
 @dataclass(frozen=True)
@@ -211,6 +219,7 @@ class _Place:
     rack_only: Counter
     rack_jokers: int
     freed: int
+    pattern: tuple = ()  #: (what its jokers stand for, which of them were exchanged)
 
 
 class _JokerSearch:
@@ -226,28 +235,129 @@ class _JokerSearch:
         # one joker and the rack none (see the module's notes).
         self.complete = sum(1 for t in table.tiles if t.is_joker) == 1 and not self.rack_j
         self.rejected = (0, 0)  # the most a candidate dropped for its freed joker laid
+        self.tries = 0
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
 
     def run(self) -> Move:
-        options = [self._places(m) for m in self.jmelds]
-        combos = []
-        for combo in itertools.product(*options):
-            if self._fits(combo):
-                combos.append((self._bound(combo), combo))
-        combos.sort(key=lambda x: x[0], reverse=True)
-        for bound, combo in combos:
-            if self.best is not None and bound <= _value(self.best.placed, self.rules):
+        # A pattern says, for each meld holding a joker, what its jokers stand for and which
+        # of them stay. Each pattern's relaxed search (a joker that stays counts as the tile
+        # it stands for, wherever it lies; a freed joker goes anywhere) bounds every turn of
+        # that pattern, and its answer is often a legal turn already.
+        per_meld = [self._patterns(m) for m in self.jmelds]
+        bounds = []
+        for pattern in itertools.product(*per_meld):
+            got = self._relaxed(pattern)
+            if got is not None:
+                bounds.append((got[0], pattern, got[1]))
+        bounds.sort(key=lambda x: x[0], reverse=True)
+        options = None
+        unsettled = (0, 0)
+        for k, (bound, pattern, melds) in enumerate(bounds):
+            if self.best is not None and self._weight(self.best.placed) >= bound:
                 break
-            self._try(combo)
-            if self.best is not None and _value(self.best.placed, self.rules) >= self.bound:
-                break
+            if self._realize(pattern, melds) and self._weight(self.best.placed) >= bound:
+                continue
+            if options is None:
+                options = [self._places(m) for m in self.jmelds]
+            combos = [c for c in itertools.product(*options)
+                      if tuple(p.pattern for p in c) == pattern and self._fits(c)]
+            # places closest to the melds as they lie first
+            combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
+                                          zip(c, self.jmelds)))
+            for k, combo in enumerate(combos):
+                if k == PLACES_PER_PATTERN or self.tries >= PLACES_IN_ALL:
+                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
+                    break
+                self._try(combo)
+                if self.best is not None and self._weight(self.best.placed) >= bound:
+                    break
+            else:
+                if not self.complete:
+                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
         got = _value(self.best.placed, self.rules) if self.best is not None else (0, 0)
-        proven = got >= self.bound or (self.complete and got >= self.rejected)
+        proven = got >= unsettled and got >= self.rejected
         if self.best is None or not self.best.placed:
             return _draw(self.table, self.rack, proven)
         return _with_steps(self.best, self.table, self.rack, self.rules, self.best_verdict,
                            proven)
+
+    def _weight(self, placed) -> int:
+        count, points = _value(placed, self.rules)
+        return count * BIG + points
+
+    def _patterns(self, meld: Meld) -> list:
+        slots = [p for p, t in enumerate(meld) if t.is_joker]
+        readings = {tuple(r.stands_for[p] for p in slots) for r in meld_readings(meld, self.rules)}
+        fates = list(itertools.product((False, True), repeat=len(slots)))
+        return [(stands, fate) for stands in sorted(readings, key=str) for fate in fates]
+
+    def _relaxed(self, pattern):
+        """(bound, melds with each staying joker as its tile) for a pattern, or None when no
+        turn of it exists."""
+        n = MAX_NUMBER
+        table_count = self.table_count.copy()
+        rack_count = self.rack_count
+        must_extra = Counter()
+        freed = 0
+        for stands, fate in pattern:
+            for s, taken in zip(stands, fate):
+                if not taken:
+                    table_count[s] += 1  # the joker, standing for s, is a tile s
+                    continue
+                freed += 1
+                if not self.rules.joker_replacement_from_table:
+                    if rack_count[s] < 1:
+                        return None
+                    must_extra[s] += 1  # a rack s takes its place
+                elif table_count[s] + rack_count[s] < 1:
+                    return None
+        must = [[0] * NCOL for _ in range(n)]
+        avail = [[0] * NCOL for _ in range(n)]
+        for t in set(table_count) | set(rack_count):
+            v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
+            must[v][c] = min(4, table_count[t] + must_extra[t])
+            avail[v][c] = min(4, table_count[t] + rack_count[t])
+        if _dead_must(n, must, avail, freed + self.rack_j):
+            return None
+        avail = _prune_optional(n, must, avail, freed + self.rack_j)
+        weight, wj = rack_weights(n, self.rules)
+        search, value, decisions = _solve_both_ways(n, must, avail, weight, freed, self.rack_j,
+                                                    wj, relaxed=True)
+        if decisions is None:
+            return None
+        # the weight of the tiles a rack s adds in place of a joker is not in ``value``
+        extra = sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
+        melds = _lay(n, must, avail, weight, freed, self.rack_j, wj)
+        return value + extra, melds
+
+    def _realize(self, pattern, melds) -> bool:
+        """Turn a pattern's relaxed answer into a turn (each staying joker back in a meld
+        holding its tile, beside a tile of its old meld where it can) and judge it."""
+        if melds is None:
+            return False
+        laid = [list(m.tiles) for m in melds]
+        for (stands, fate), old in zip(pattern, self.jmelds):
+            own = {t for t in old if not t.is_joker}
+            for s, taken in zip(stands, fate):
+                if taken:
+                    continue
+                spots = [(i, p) for i, m in enumerate(laid) for p, t in enumerate(m) if t == s]
+                if not spots:
+                    return False
+                spots.sort(key=lambda ip: not (own & set(laid[ip[0]])))
+                i, p = spots[0]
+                laid[i][p] = JOKER
+        after = Table(laid)
+        placed, remaining = _split_rack(after.melds, self.table.tiles, self.rack)
+        if self.best is not None and self._weight(placed) <= self._weight(self.best.placed):
+            return False
+        verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
+        if not verdict.legal:
+            return False
+        self.best = Move(placed, after, _value(placed, self.rules)[1], remaining)
+        self.best_verdict = verdict
+        return True
 
     # candidates ---------------------------------------------------------------------------
 
@@ -263,7 +373,8 @@ class _JokerSearch:
         for stands, kind in readings.items():
             for fate in fates:
                 for place in self._windows(meld, real, stands, kind, fate):
-                    key = (place.tiles, tuple(sorted(place.use.items())), place.freed)
+                    place.pattern = (stands, fate)
+                    key = (place.tiles, tuple(sorted(place.use.items())), place.pattern)
                     if key not in seen:
                         seen.add(key)
                         out.append(place)
@@ -368,6 +479,7 @@ class _JokerSearch:
     # solving the rest -----------------------------------------------------------------------
 
     def _try(self, combo) -> None:
+        self.tries += 1
         n = MAX_NUMBER
         must = [[0] * NCOL for _ in range(n)]
         avail = [[0] * NCOL for _ in range(n)]
@@ -393,7 +505,7 @@ class _JokerSearch:
             return
         after = Table([Meld(p.tiles) for p in combo] + list(melds))
         placed, remaining = _split_rack(after.melds, self.table.tiles, self.rack)
-        verdict = check_turn(self.table, after, self.rack, rules=self.rules)
+        verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
         if not verdict.legal:
             if freed:  # a freed joker went where the rules forbid: this is all it could lay
                 self.rejected = max(self.rejected, _value(placed, self.rules))

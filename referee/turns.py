@@ -185,7 +185,7 @@ def _listing(tiles) -> str:
 def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = None, *,
                rules: "Rules | str | None" = None, opened: bool = True,
                elapsed: Optional[float] = None, jokers: "Declarations | None" = None,
-               jokers_before: "Declarations | None" = None) -> TurnVerdict:
+               jokers_before: "Declarations | None" = None, reasons: bool = True) -> TurnVerdict:
     """Judge a turn from the table ``before`` and ``after`` it.
 
     ``rack``: the player's rack before the turn, if known (then every added tile must come
@@ -194,7 +194,9 @@ def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = N
     ``jokers`` / ``jokers_before``: what the jokers of the table after / before stand for,
     as declared (``{meld index: "B1 O1"}``); a joker nobody declared may stand for anything
     the tiles as laid allow, and the turn is legal when some reading and some account of
-    where each tile went keep every rule (see :mod:`referee.accounts`).
+    where each tile went keep every rule (see :mod:`referee.accounts`). ``reasons=False``
+    (for searches that only need legal or not): a joker turn that breaks a rule lists the
+    rules one account breaks, not the account closest to legal; ``legal`` is the same.
     """
     rules = get_rules(rules)
     before_t, after_t = parse_table(before), parse_table(after)
@@ -276,7 +278,7 @@ def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = N
 
     judgement = accounts.judge(before_t, after_t, rules, opened,
                                _readings(before_t, rules, decl_before),
-                               _readings(after_t, rules, da))
+                               _readings(after_t, rules, da), reasons)
     violations += judgement.violations
 
     if elapsed is not None and rules.turn_time_limit and elapsed > rules.turn_time_limit:
