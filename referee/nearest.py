@@ -25,7 +25,7 @@ from typing import Optional
 from .melds import check_meld
 from .rules import Rules
 from .solver import arrange
-from .tiles import Meld, Table, Tile
+from .tiles import COLOURS, JOKER, Meld, Table, Tile
 
 #: search steps a depth may take before the answer is given with its bound
 BUDGET = 20_000
@@ -66,10 +66,24 @@ def nearest_table(melds: list[Meld], loose: list[Tile], rules: Rules,
     return s.answer(upper, len(upper[1]))
 
 
+JOKER_CODE = 99
+
+
+def _code(t: Tile) -> int:
+    return JOKER_CODE if t.is_joker else COLOURS.index(t.colour) * 16 + t.number
+
+
+def _tile(code: int) -> Tile:
+    return JOKER if code == JOKER_CODE else Tile(COLOURS[code // 16], code % 16)
+
+
 class _Search:
+    """Tiles are small integers here (colour * 16 + number, 99 for a joker): the search
+    sorts and hashes them millions of times."""
+
     def __init__(self, melds, loose, rules):
-        self.melds = [tuple(m.tiles) for m in melds]
-        self.loose = list(loose)
+        self.melds = [tuple(_code(t) for t in m.tiles) for m in melds]
+        self.loose = [_code(t) for t in loose]
         self.loose_items = [(t, None) for t in self.loose]
         self.rules = rules.replace(meld_order="any")
         self.valid_cache: dict = {}
@@ -81,18 +95,19 @@ class _Search:
         key = tuple(sorted(tiles))
         got = self.valid_cache.get(key)
         if got is None:
-            got = self.valid_cache[key] = bool(key) and check_meld(list(key), self.rules).ok
+            got = self.valid_cache[key] = bool(key) and check_meld(
+                [_tile(c) for c in key], self.rules).ok
         return got
 
     @staticmethod
     def could_grow(tiles) -> bool:
         """Could more tiles make these a valid meld? (one number in distinct colours, or one
         colour in distinct numbers)"""
-        real = [t for t in tiles if not t.is_joker]
+        real = [t for t in tiles if t != JOKER_CODE]
         if not real:
             return len(tiles) <= 2
-        numbers = {t.number for t in real}
-        colours = {t.colour for t in real}
+        numbers = {t % 16 for t in real}
+        colours = {t // 16 for t in real}
         group = len(numbers) == 1 and len(colours) == len(real) and len(tiles) <= 4
         run = len(colours) == 1 and len(numbers) == len(real) and len(tiles) <= 13
         return group or run
@@ -104,15 +119,15 @@ class _Search:
             return 0
         if not self.could_grow(tiles):
             return 99
-        real = [t for t in tiles if not t.is_joker]
+        real = [t for t in tiles if t != JOKER_CODE]
         jokers = len(tiles) - len(real)
         if not real:
             return 3 - len(tiles)
         best = 99
-        if len({t.number for t in real}) == 1 and len({t.colour for t in real}) == len(real):
+        if len({t % 16 for t in real}) == 1 and len({t // 16 for t in real}) == len(real):
             best = max(1, 3 - len(tiles))
-        if len({t.colour for t in real}) == 1 and len({t.number for t in real}) == len(real):
-            numbers = [t.number for t in real]
+        if len({t // 16 for t in real}) == 1 and len({t % 16 for t in real}) == len(real):
+            numbers = [t % 16 for t in real]
             span = max(numbers) - min(numbers) + 1
             missing = max(0, span - len(real) - jokers)
             best = min(best, max(1, missing + max(0, 3 - max(len(tiles), span))))
@@ -128,17 +143,18 @@ class _Search:
         them, else the solver's arrangement of everything."""
         keep = [i for i, m in enumerate(self.melds) if self.valid(m)]
         free = [(t, i) for i, m in enumerate(self.melds) if i not in keep for t in m]
-        got = self.feasible({i: list(self.melds[i]) for i in keep}, free + self.loose_items)
-        if got is not None:
-            return got
-        everything = [t for m in self.melds for t in m] + self.loose
+        if len(free) + len(self.loose) <= 8:
+            got = self.feasible({i: list(self.melds[i]) for i in keep}, free + self.loose_items)
+            if got is not None:
+                return got
+        everything = [_tile(t) for m in self.melds for t in m] + [_tile(t) for t in self.loose]
         table = arrange(everything, self.rules)
-        return self.matched(table)
+        return self.matched([[_code(t) for t in m.tiles] for m in table])
 
     def matched(self, table):
         """Cores for an arbitrary valid table: each of its melds continues the player's meld
         it shares most tiles with (greedily, largest overlaps first)."""
-        overlaps = sorted(((sum((Counter(m.tiles) & Counter(self.melds[i])).values()), j, i)
+        overlaps = sorted(((sum((Counter(m) & Counter(self.melds[i])).values()), j, i)
                            for j, m in enumerate(table) for i in range(len(self.melds))),
                           reverse=True)
         used_j, cores = set(), {}
@@ -149,12 +165,12 @@ class _Search:
         left = {i: Counter(m) for i, m in enumerate(self.melds)}
         stay = {}
         for i, j in cores.items():
-            stay[j] = Counter(self.melds[i]) & Counter(table[j].tiles)
+            stay[j] = Counter(self.melds[i]) & Counter(table[j])
             left[i] -= stay[j]
         out_melds, moves = [], []
         for j, m in enumerate(table):
-            out_melds.append(list(m.tiles))
-            for t in (Counter(m.tiles) - stay.get(j, Counter())).elements():
+            out_melds.append(list(m))
+            for t in (Counter(m) - stay.get(j, Counter())).elements():
                 o = next((i for i in left if left[i][t] > 0), None)
                 if o is not None:
                     left[o][t] -= 1
@@ -208,6 +224,8 @@ class _Search:
         keys = sorted(cores)
         free = sorted(free, key=lambda x: (x[0], -1 if x[1] is None else x[1]))
         where: list = [None] * len(free)
+        # the cores each free tile could join at all
+        fits = [[i for i in keys if self.could_grow(cores[i] + [t])] for t, _ in free]
 
         def assign(j, pool):
             self.steps -= 1
@@ -216,10 +234,10 @@ class _Search:
             if j == len(free):
                 if not all(self.valid(cores[i]) for i in keys):
                     return None
-                table = arrange(pool, self.rules) if pool else Table()
-                return None if table is None else [list(m.tiles) for m in table]
+                table = arrange([_tile(t) for t in pool], self.rules) if pool else Table()
+                return None if table is None else [[_code(t) for t in m.tiles] for m in table]
             t = free[j][0]
-            for i in keys:
+            for i in fits[j]:
                 cores[i].append(t)
                 if self.could_grow(cores[i]):
                     where[j] = i
@@ -246,9 +264,9 @@ class _Search:
 
     def answer(self, found, fewest) -> Nearest:
         melds, moves = found
-        laid = [_laid(m, self.rules) for m in melds]
-        moved = tuple((t, None if o is None else Meld(self.melds[o]), laid[j])
-                      for t, o, j in moves)
+        laid = [_laid([_tile(t) for t in m], self.rules) for m in melds]
+        moved = tuple((_tile(t), None if o is None else Meld(tuple(map(_tile, self.melds[o]))),
+                       laid[j]) for t, o, j in moves)
         return Nearest(Table(laid), moved, min(fewest, len(moved)))
 
 
