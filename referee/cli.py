@@ -119,12 +119,25 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
-    data = {name: r.to_dict() for name, r in PRESETS.items()}
+    from .rules import DEPARTURES
+
+    data = {}
     lines = []
     for name, r in PRESETS.items():
+        cites = r.citations()
+        data[name] = {**r.to_dict(),
+                      "citations": {f: {"text": c.text, "quote": c.quote} for f, c in cites.items()},
+                      "departures": [{"text": c.text, "quote": c.quote}
+                                     for c in DEPARTURES.get(name, ())]}
         default = " (default)" if name == DEFAULT_PRESET else ""
         lines.append(f"{name}{default}: {r.title}\n  source: {r.source}")
         lines += [f"  - {line}" for line in r.describe()]
+        lines.append("  cited (rule text in shared/rules/, word for word):")
+        lines += [f"    {f} = {getattr(r, f)!r}: {c.text} \u201c{c.quote}\u201d"
+                  for f, c in cites.items()]
+        if DEPARTURES.get(name):
+            lines.append("  where it departs from text 001, which says instead:")
+            lines += [f"    {c.text} \u201c{c.quote}\u201d" for c in DEPARTURES[name]]
     _emit(args, data, "\n".join(lines))
     return EXIT_OK
 

@@ -219,3 +219,39 @@ def test_an_old_invalid_meld_excuses_only_itself():
     v = check_turn("R3 R4 | K7 B7 O7", "R3 R4 | R3 R4 | K7 B7 O7", "R3 R4")
     assert not v.legal and v.codes == (Code.INVALID_MELD,)
     assert any("already invalid" in n for n in v.notes)
+
+
+# --- each preset's values come from a rule text, word for word -------------------------------
+
+def _texts():
+    from tests.conftest import shared_path
+    folder = shared_path("rules")
+    return {p.name[:3]: " ".join(p.read_text(encoding="utf-8").split())
+            for p in folder.glob("*.txt")}
+
+
+@pytest.mark.parametrize("preset", ALL)
+def test_every_preset_value_cites_its_rule_text_word_for_word(preset):
+    from referee import PRESETS
+    from referee.rules import DEPARTURES
+    rules = PRESETS[preset]
+    texts = _texts()
+    cites = rules.citations()
+    needed = {f for f in rules.to_dict() if f not in ("name", "title", "source")}
+    if rules.turn_time_limit is None:
+        needed -= {"turn_time_limit", "timeout_penalty", "timeout_draw"}
+    if rules.timeout_penalty != "draw":
+        needed -= {"timeout_draw"}
+    assert needed <= set(cites), sorted(needed - set(cites))
+    for field, c in list(cites.items()) + [("departure", c) for c in DEPARTURES.get(preset, ())]:
+        assert " ".join(c.quote.split()) in texts[c.text], (field, c)
+
+
+def test_sabra_says_where_it_departs_from_001():
+    from referee import get_rules
+    from referee.rules import DEPARTURES
+    sabra = get_rules("sabra")
+    assert "001" in sabra.source and "2-minute" in sabra.source
+    said = " ".join(c.quote for c in DEPARTURES["sabra"])
+    assert "2 minutes" in said and "in hand" in said and "moved and rearranged" in said
+    assert "at least one combination" in said
