@@ -251,6 +251,7 @@ class _JokerSearch:
             if got is not None:
                 bounds.append((got[0], pattern, got[1]))
         bounds.sort(key=lambda x: x[0], reverse=True)
+        self._frozen()
         options = None
         unsettled = (0, 0)
         for k, (bound, pattern, melds) in enumerate(bounds):
@@ -281,6 +282,16 @@ class _JokerSearch:
             return _draw(self.table, self.rack, proven)
         return _with_steps(self.best, self.table, self.rack, self.rules, self.best_verdict,
                            proven)
+
+    def _frozen(self) -> None:
+        """The turn that leaves every meld holding a joker as it lies and solves the rest
+        exactly: always legal when the rest can be laid, and the floor for the search."""
+        combo = []
+        for m in self.jmelds:
+            use = Counter(t for t in m if not t.is_joker)
+            combo.append(_Place(tuple(m.tiles), use, Counter(), 0, 0))
+        if self._fits(combo):
+            self._try(combo)
 
     def _weight(self, placed) -> int:
         count, points = _value(placed, self.rules)
