@@ -7,7 +7,8 @@
     >>> image, labels = vision.render_table("R7 R8 R9 | K5 B5 O5", seed=1)
 
 Drawing a reading: ``vision.annotate.annotate(image, reading)``; measuring on a labelled
-folder: ``vision.evaluate.evaluate(folder)``.
+folder: ``vision.evaluate.evaluate(folder)``. Turning any photo (path or bytes) into pixels
+safely: ``vision.open_image`` (see :mod:`vision.imageio`).
 
 Inference needs only numpy, OpenCV and ONNX Runtime (the ``vision`` extra); training needs
 the ``train`` extra. Importing this package imports none of them: the names below load on
@@ -17,12 +18,13 @@ first use, so ``rummiref``'s command line stays light.
 from __future__ import annotations
 
 __all__ = ["Reader", "Reading", "TileReading", "read_image", "render_table", "ImageError",
-           "ModelsMissingError", "models_dir"]
+           "ModelsMissingError", "models_dir", "open_image", "check_image"]
 
 _WHERE = {
     "Reader": "reader", "Reading": "reader", "TileReading": "reader", "read_image": "reader",
     "ModelsMissingError": "reader", "models_dir": "reader",
-    "render_table": "synth", "ImageError": "imageio",
+    "render_table": "synth", "ImageError": "imageio", "open_image": "imageio",
+    "check_image": "imageio",
 }
 
 

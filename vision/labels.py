@@ -39,7 +39,7 @@ NOTATIONS: tuple[str, ...] = tuple(
 TILES: tuple[str, ...] = tuple(
     [f"{c}{n}" for c in "KBOR" for n in range(1, 14)] + ["J"])
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXES_FILE = Path(__file__).resolve().parent / "label_fixes.csv"
@@ -108,15 +108,13 @@ def load_fixes(path: Path = FIXES_FILE) -> dict[tuple[str, int], tuple[str, str]
 
 
 def _image_size(path: Path) -> tuple[int, int]:
-    from .imageio import probe_size
-    size = probe_size(path.read_bytes()[:1 << 16])
-    if size is None:
-        import cv2
-        img = cv2.imread(str(path))
-        if img is None:
-            raise ValueError(f"{path}: cannot read the image")
-        return img.shape[1], img.shape[0]
-    return size
+    from .imageio import ImageError, check_image
+
+    try:
+        info = check_image(path.read_bytes(), str(path))
+    except ImageError as exc:
+        raise ValueError(str(exc)) from None
+    return info.width, info.height
 
 
 def iter_labelled(folder: Path | str, *, apply_fixes: bool = True) -> Iterator[LabelledImage]:

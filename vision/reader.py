@@ -27,7 +27,7 @@ import numpy as np
 
 from .geometry import (CROP_H, CROP_W, N_TILES, NOT_A_TILE, CropSource, decode_detections,
                        detector_input, flip_corners, rect_corners)
-from .imageio import ImageError, load_image, work_copy  # noqa: F401  (ImageError: raised by read)
+from .imageio import WORK_MAX_SIDE, ImageError, open_image  # noqa: F401  (ImageError: raised by read)
 from .labels import REPO_ROOT, TILES
 
 FINDER = "tile-finder.onnx"
@@ -257,13 +257,11 @@ class Reader:
         """Read one image (path, bytes or BGR array). Raises :class:`ImageError` for input
         that is not a usable image (the message says why)."""
         t0 = time.perf_counter()
-        notes: list[str] = []
-        img = load_image(image, name, notes=notes)
+        pic = open_image(image, name, max_side=WORK_MAX_SIDE)
         label = name if name is not None else (str(image) if isinstance(image, (str, os.PathLike))
                                                else None)
-        h, w = img.shape[:2]
-        reading = Reading(image_size=(w, h), image=label, notes=notes)
-        small, k = work_copy(img)
+        reading = Reading(image_size=pic.size, image=label, notes=list(pic.notes))
+        small, k = pic.image, pic.scale
         if float(small[::4, ::4].std()) < 3.0:
             reading.notes.append("the image is blank (one flat colour): no tiles")
             reading.timings["total_ms"] = round((time.perf_counter() - t0) * 1000, 1)

@@ -34,7 +34,7 @@ RECONNECTING = "reconnecting"
 STOPPED = "stopped"
 STATES = (CONNECTING, LIVE, STALLED, RECONNECTING, STOPPED)
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mjpeg", ".mjpg")
 
 
@@ -307,16 +307,17 @@ class _PhotoCapture(Capture):
         self.left = 0
 
     def _next_photo(self):
-        import cv2
+        from .imageio import WORK_MAX_SIDE, ImageError, open_image
 
         while True:
             names = sorted(p for p in os.listdir(self.folder)
                            if p.lower().endswith(IMAGE_SUFFIXES) and p not in self.done)
             for name in names:
                 self.done.add(name)
-                img = cv2.imread(str(self.folder / name), cv2.IMREAD_COLOR)
-                if img is not None and img.size:
-                    return img
+                try:  # a photo that is not usable (corrupt, huge, not a photo) is skipped
+                    return open_image(self.folder / name, max_side=WORK_MAX_SIDE).image
+                except ImageError:
+                    continue
             if not self.follow:
                 return None
             time.sleep(self.poll)

@@ -14,6 +14,14 @@ Configuration (``create_app(test_config)`` keys, or the environment):
 ``AUTO_MIGRATE``      run the migrations to head when the app starts (default True).
 ``RUMMIREF_SQLITE_SYNCHRONOUS`` (config ``SQLITE_SYNCHRONOUS``) ``FULL`` (default: every committed
                       round survives a power cut) or ``NORMAL`` (survives a program crash; faster).
+``RUMMIREF_GAME_CREATION_LIMIT`` (config ``GAME_CREATION_LIMIT``) new games per client address
+                      (default ``20 per minute; 200 per day``);
+                      ``RATELIMIT_ENABLED=False`` turns the limit off (``webapp.ratelimit``).
+``IDEMPOTENCY_TTL_SECONDS`` how long a retried request is answered with its first answer
+                      (default a day; ``webapp.idempotency``).
+
+Every response carries the security headers of ``webapp.headers``; errors are answered by
+``webapp.errors`` (JSON under ``/api``, a page elsewhere).
 """
 
 from __future__ import annotations
@@ -78,7 +86,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     """Build the scoresheet app. ``test_config`` overrides any setting (see the module doc)."""
     from flask import Flask
 
-    from . import api, db, events
+    from . import api, db, events, headers, ratelimit
 
     test_config = dict(test_config or {})
     instance = Path(test_config.pop("INSTANCE_PATH", None) or default_instance_path())
@@ -101,6 +109,8 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
         SSE_MAX_SECONDS=300.0,
         SSE_HEARTBEAT_SECONDS=15.0,
         SSE_MAX_STREAMS=56,
+        # How long a request sent with an Idempotency-Key is answered with its first answer.
+        IDEMPOTENCY_TTL_SECONDS=24 * 3600,
     )
     app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
@@ -123,6 +133,8 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     app.teardown_appcontext(db.close_db)
 
     api.init_app(app)
+    headers.init_app(app)
+    ratelimit.init_app(app)
     if not app.config.get("PAGES", True):  # API only
         return app
     try:

@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
+import math
 import time
 from typing import Any, Callable, Optional
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from sqlalchemy.exc import IntegrityError, OperationalError
-from werkzeug.exceptions import HTTPException
-from werkzeug.routing import BaseConverter
+from werkzeug.routing import BaseConverter, IntegerConverter
 
-from . import events, service
+from . import errors, events, idempotency, service
 from .db import get_db
 from .service import Conflict, ServiceError
-
-log = logging.getLogger(__name__)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -35,80 +32,32 @@ class GameIdConverter(BaseConverter):
     regex = r"[A-Za-z0-9_-]{1,16}"
 
 
+#: The largest number a game version (``?after=``) may be: the databases' 32-bit integers.
+INT_MAX = 2**31 - 1
+
+
+class BoundedIntConverter(IntegerConverter):
+    """``<int:...>`` of at most 9 digits: a longer number matches no route (a 404 for every
+    method) and never reaches the databases' 32-bit integer columns."""
+
+    regex = r"\d{1,9}"
+    signed_regex = r"-?\d{1,9}"
+
+
 class ApiError(ServiceError):
     def __init__(self, status: int, message: str, **extra: Any):
         super().__init__(message, **extra)
         self.status = status
 
 
-# --- errors -----------------------------------------------------------------------------------
-
-def error_response(status: int, message: str, headers: Optional[dict] = None,
-                   **extra: Any) -> Response:
-    resp = jsonify({"error": message, "status": status, **extra})
-    resp.status_code = status
-    for k, v in (headers or {}).items():
-        resp.headers[k] = v
-    return resp
-
-
-_HTTP_MESSAGES = {
-    400: "the request is malformed",
-    404: "there is nothing here; see /api/openapi.json for the API's addresses",
-    405: "this address does not take that method",
-    413: "the request body is too large",
-    415: "send the body as JSON with Content-Type: application/json",
-}
-
-
-def _http_error(e: HTTPException):
-    if not request.path.startswith("/api"):
-        return e
-    status = e.code or 500
-    message = _HTTP_MESSAGES.get(status, (e.description or e.name or "error").strip())
-    headers = {}
-    if status == 405 and getattr(e, "valid_methods", None):
-        headers["Allow"] = ", ".join(e.valid_methods)
-        message += f" (allowed: {headers['Allow']})"
-    if status == 413:
-        limit = current_app.config.get("MAX_CONTENT_LENGTH")
-        message = f"the request body is too large: {limit // 1024} KiB at most" if limit else message
-    return error_response(status, message, headers)
-
-
-def _service_error(e: ServiceError):
-    headers = {}
-    if e.status == 401:
-        headers["WWW-Authenticate"] = 'Bearer realm="rummiref"'
-    return error_response(e.status, e.message, headers, **e.extra)
-
-
-def _db_busy(e: OperationalError):
-    log.warning("database busy or unavailable: %s", e)
-    if not request.path.startswith("/api"):
-        raise e
-    return error_response(503, "the database is busy; try again in a moment",
-                          {"Retry-After": "1"})
-
-
-def _unexpected(e: Exception):
-    if isinstance(e, HTTPException):
-        return _http_error(e)
-    log.exception("unexpected error on %s %s", request.method, request.path)
-    if not request.path.startswith("/api"):
-        raise e
-    return error_response(500, "something went wrong on the server; nothing was changed. "
-                               "Try again, and report it if it keeps happening")
-
-
 def init_app(app: Flask) -> None:
-    """Register the API blueprint, its URL converter and its JSON error handlers."""
+    """Register the API blueprint, the URL converters (app-wide) and the error handlers."""
+    # Before any blueprint: every <int:...> of every route is bounded, so a huge number in a
+    # path is a 404 and never reaches the database.
+    app.url_map.converters["int"] = BoundedIntConverter
     app.url_map.converters.setdefault("gid", GameIdConverter)
     app.register_blueprint(bp)
-    app.register_error_handler(HTTPException, _http_error)
-    app.register_error_handler(ServiceError, _service_error)
-    app.register_error_handler(OperationalError, _db_busy)
-    app.register_error_handler(Exception, _unexpected)
+    errors.init_app(app)
 
 
 # --- request helpers --------------------------------------------------------------------------
@@ -121,8 +70,14 @@ def json_body() -> Any:
     def no_constants(name: str):
         raise ValueError(f"{name} is not allowed in JSON")
 
+    def finite(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):  # 1e999 overflows to infinity
+            raise ValueError(f"{text} is too large a number")
+        return value
+
     try:
-        body = json.loads(data.decode("utf-8"), parse_constant=no_constants)
+        body = json.loads(data.decode("utf-8"), parse_constant=no_constants, parse_float=finite)
         # "\ud800"-style escapes decode to lone surrogates, which no database or reply can hold.
         json.dumps(body, ensure_ascii=False).encode("utf-8")
         return body
@@ -223,18 +178,20 @@ def round_number(game_id: str, number: int) -> int:
 
 
 def _json(status: int, body: Any, location: Optional[str] = None,
-          replayed: bool = False) -> Response:
+          replayed: bool = False, etag: Optional[int] = None) -> Response:
     resp = jsonify(body)
     resp.status_code = status
     if location:
         resp.headers["Location"] = location
+    if etag is not None:
+        resp.set_etag(str(etag))
     if replayed:
         resp.headers["Idempotent-Replayed"] = "true"
     return resp
 
 
-def _replay(row) -> Response:
-    return _json(row.status, row.body, row.location, replayed=True)
+def _idempotency_ttl() -> float:
+    return float(current_app.config["IDEMPOTENCY_TTL_SECONDS"])
 
 
 @bp.after_request
@@ -284,17 +241,22 @@ def list_games():
 
 @bp.post("/games")
 def create_game():
-    key = service.check_idempotency_key(request.headers.get("Idempotency-Key"))
+    key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     body = json_body()
-    req_hash = service.request_hash("POST", "/api/games", body)
+    req_hash = idempotency.request_hash("POST", "/api/games", body)
+    secret, ttl = current_app.config["SECRET_KEY"], _idempotency_ttl()
 
     def do(db):
-        replay = service.find_replay(db, "games", key, req_hash)
+        replay = idempotency.find_replay(db, "games", key, req_hash, ttl)
         if replay:
-            return _replay(replay), None
-        out, game_id = service.create_game(db, body, actor())
+            out = idempotency.replayed_game(db, replay, secret, key)
+            return _json(replay.status, out, replay.location, replayed=True), None
+        # With a key, the token is made from it, so that a retry can be given it again.
+        make_token = (lambda gid: idempotency.game_token(secret, gid, key)) if key else None
+        out, game_id = service.create_game(db, body, actor(), make_token)
         location = f"/api/games/{game_id}"
-        service.remember(db, "games", key, req_hash, 201, out, location)
+        kept = {k: v for k, v in out.items() if k != "token"}  # the token is never stored
+        idempotency.remember(db, "games", key, req_hash, 201, kept, location, ttl)
         return _json(201, out, location), (game_id, out["game"]["version"])
 
     return write(do)
@@ -302,55 +264,69 @@ def create_game():
 
 @bp.get("/games/<gid:game_id>")
 def get_game(game_id: str):
-    return jsonify(service.game_state(get_db(), game_id))
+    state = service.game_state(get_db(), game_id)
+    resp = jsonify(state)
+    resp.set_etag(str(state["version"]))
+    return resp
 
 
 @bp.get("/games/<gid:game_id>/rounds/<int:number>")
 def get_round(game_id: str, number: int):
     round_number(game_id, number)
-    return jsonify(service.round_json(service.get_round(get_db(), game_id, number)))
+    r = service.get_round(get_db(), game_id, number)
+    resp = jsonify(service.round_json(r))
+    resp.set_etag(service.round_etag(r))
+    return resp
 
 
 @bp.post("/games/<gid:game_id>/rounds")
 def post_round(game_id: str):
     scope = f"rounds:{game_id}"
+    ttl = _idempotency_ttl()
 
     def do(db):
         game = service.get_game(db, game_id, lock=True)
         require_token(game)
-        key = service.check_idempotency_key(request.headers.get("Idempotency-Key"))
+        key = idempotency.check_key(request.headers.get("Idempotency-Key"))
         body = json_body()
-        req_hash = service.request_hash("POST", request.path, body)
-        replay = service.find_replay(db, scope, key, req_hash)
+        req_hash = idempotency.request_hash("POST", request.path, body)
+        replay = idempotency.find_replay(db, scope, key, req_hash, ttl)
         if replay:
-            return _replay(replay), None
+            return _json(replay.status, replay.body, replay.location, replayed=True), None
         out = service.add_round(db, game, body, actor(body))
         location = f"/api/games/{game_id}/rounds/{out['round']['number']}"
-        service.remember(db, scope, key, req_hash, 201, out, location)
-        return _json(201, out, location), (game_id, out["version"])
+        idempotency.remember(db, scope, key, req_hash, 201, out, location, ttl)
+        return _json(201, out, location, etag=out["round"]["version"]), (game_id, out["version"])
 
     return write(do)
 
 
 @bp.put("/games/<gid:game_id>/rounds/<int:number>")
 def put_round(game_id: str, number: int):
+    """Correct a round. With ``If-Match: "<its ETag>"`` (the pages send it) a round that
+    another phone changed, or undid and entered again, since is not overwritten: 412."""
     round_number(game_id, number)
+
     def do(db):
         game = service.get_game(db, game_id, lock=True)
         require_token(game)
+        service.check_round_unchanged(db, game, number, request.if_match)
         body = json_body()
         out = service.edit_round(db, game, number, body, actor(body))
-        return _json(200, out), (game_id, out["version"])
+        return _json(200, out, etag=out["round"]["version"]), (game_id, out["version"])
 
     return write(do)
 
 
 @bp.delete("/games/<gid:game_id>/rounds/<int:number>")
 def delete_round(game_id: str, number: int):
+    """Undo the last round; ``If-Match`` as for ``put_round``."""
     round_number(game_id, number)
+
     def do(db):
         game = service.get_game(db, game_id, lock=True)
         require_token(game)
+        service.check_round_unchanged(db, game, number, request.if_match)
         out = service.undo_round(db, game, number, actor())
         return _json(200, out), (game_id, out["version"])
 
@@ -404,7 +380,7 @@ def game_events(game_id: str):
         except ValueError:
             raise ApiError(400, "Last-Event-ID / ?after= is a game version (a whole number)") \
                 from None
-        if after < 0:
+        if not 0 <= after <= INT_MAX:
             raise ApiError(400, "Last-Event-ID / ?after= is a game version (a whole number)")
     db = get_db()
     game = service.load_game(db, game_id)

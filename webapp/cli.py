@@ -13,6 +13,14 @@ import sys
 from typing import Optional, Sequence
 
 
+#: Open connections at most (idle ones count): far more than a table's phones, so a few
+#: hundred sockets that never finish a request leave room for everyone else.
+CONNECTION_LIMIT = 1000
+#: Seconds a connection may send nothing (between requests, or in the middle of one) before it
+#: is closed; a running request (an event stream) is never cut.
+IDLE_TIMEOUT = 15
+
+
 def _add_db_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--instance", metavar="DIR",
                    help="folder for the database and secret key (default: $RUMMIREF_INSTANCE, "
@@ -41,6 +49,16 @@ def register(subparsers) -> None:
     p.add_argument("--game", metavar="ID",
                    help="with --camera: the game the camera referees (default: the most "
                         "recently updated one)")
+    p.add_argument("--connection-limit", type=int, default=CONNECTION_LIMIT, metavar="N",
+                   help=f"open connections at most, idle ones included (default "
+                        f"{CONNECTION_LIMIT})")
+    p.add_argument("--idle-timeout", type=int, default=IDLE_TIMEOUT, metavar="SECONDS",
+                   help=f"close a connection that sends nothing for this long, also one in the "
+                        f"middle of a request (default {IDLE_TIMEOUT})")
+    p.add_argument("--trusted-proxy", metavar="ADDRESS",
+                   help="the address of a reverse proxy in front (e.g. 127.0.0.1): its "
+                        "X-Forwarded-For/-Proto/-Host headers are believed, so HTTPS and the "
+                        "phones' addresses are seen (see the README)")
     _add_db_options(p)
     p.set_defaults(func=cmd_serve)
 
@@ -117,6 +135,49 @@ def _live_referee(app, args: argparse.Namespace):
     return live.attach(app, camera=args.camera, demo=args.demo, **kwargs)
 
 
+def _open_files_for(connections: int, threads: int) -> int:
+    """Raise this process's open-file limit to fit ``connections`` sockets plus the threads'
+    database connections and files, as far as the system allows; returns the connection limit
+    that fits."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return connections
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections + threads + 100
+    if soft != resource.RLIM_INFINITY and soft < want:
+        new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+            soft = new
+        except (ValueError, OSError):
+            pass
+    if soft != resource.RLIM_INFINITY and soft < want:
+        fit = max(10, soft - threads - 100)
+        print(f"rummiref: this system allows {soft} open files, so at most {fit} connections "
+              f"(not {connections})", file=sys.stderr)
+        return fit
+    return connections
+
+
+def waitress_options(args: argparse.Namespace, threads: int, connection_limit: int) -> dict:
+    """The server's limits: enough threads for the phones' event streams, idle connections
+    closed after ``--idle-timeout`` (checked every few seconds) so that sockets that never
+    finish a request cannot fill the ``--connection-limit``, poll() rather than select() so
+    more than 1024 sockets work, small request headers, bodies up to 16 MiB (photos)."""
+    idle = max(1, int(args.idle_timeout))
+    options = dict(host=args.host, port=args.port, threads=threads, ident="rummiref",
+                   connection_limit=connection_limit, channel_timeout=idle,
+                   cleanup_interval=max(1, min(5, idle // 3)), asyncore_use_poll=True,
+                   backlog=1024, max_request_header_size=64 * 1024,
+                   max_request_body_size=16 * 1024 * 1024, clear_untrusted_proxy_headers=True)
+    if getattr(args, "trusted_proxy", None):
+        options.update(trusted_proxy=args.trusted_proxy, trusted_proxy_count=1,
+                       trusted_proxy_headers={"x-forwarded-for", "x-forwarded-proto",
+                                              "x-forwarded-host"})
+    return options
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
@@ -127,18 +188,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     threads = max(4, args.threads)
+    limit = _open_files_for(max(10, args.connection_limit), threads)
     cfg = _config(args)
     # Keep a few threads for ordinary requests however many phones hold live streams open.
     cfg["SSE_MAX_STREAMS"] = max(1, threads - 8)
     app = create_app(cfg)
     started = _live_referee(app, args)
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=threads,
-                               ident="rummiref", channel_timeout=120,
-                               # each phone holds an event stream and a request connection
-                               connection_limit=max(100, threads * 4),
-                               max_request_body_size=16 * 1024 * 1024,
-                               clear_untrusted_proxy_headers=True)
+        server = create_server(app, **waitress_options(args, threads, limit))
     except OSError as e:
         print(f"rummiref: cannot listen on {args.host}:{args.port}: {e.strerror or e}. "
               f"Is another server using that port? Try --port {args.port + 1}.", file=sys.stderr)

@@ -106,6 +106,10 @@ class Round(Base):
     #: ``referee.RoundResult.to_dict()``.
     result: Mapped[dict[str, Any]] = mapped_column(JSON)
     edits: Mapped[int] = mapped_column(Integer, default=0)
+    #: The game's version after this round was last written (entered or edited): it never
+    #: repeats within a game, even for a round number entered again after an undo. The
+    #: round's ETag.
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
@@ -169,4 +173,5 @@ class IdempotencyKey(Base):
     status: Mapped[int] = mapped_column(Integer)
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     location: Mapped[Optional[str]] = mapped_column(String(200))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    #: Answers are replayed for a bounded time (``webapp.idempotency``), then deleted.
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)

@@ -11,7 +11,8 @@ from typing import Any
 import referee
 
 from .models import DEVICE_MAX, NAME_MAX
-from .service import IDEMPOTENCY_KEY_MAX, MAX_PLAYERS, MIN_PLAYERS, RACK_TEXT_MAX, TIMER_ACTIONS
+from .idempotency import KEY_MAX as IDEMPOTENCY_KEY_MAX
+from .service import MAX_PLAYERS, MIN_PLAYERS, RACK_TEXT_MAX, TIMER_ACTIONS
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -43,6 +44,20 @@ E415 = _err("The body is not sent as application/json")
 E422 = _err("Valid JSON that breaks the rules (unknown player, bad rack, ...)")
 E503 = _json(_ref("Error"), "The database is busy; retry")
 E503["headers"] = {"Retry-After": {"schema": {"type": "string"}}}
+E412 = _err("The round changed since this client read it (If-Match): another phone edited it, "
+            "or undid it and entered it again. Nothing was changed; the error says who, and "
+            "the client should reload the round and decide again")
+E429 = _json(_ref("Error"), "Too many new games from this address; retry after Retry-After "
+                            "seconds")
+E429["headers"] = {"Retry-After": {"schema": {"type": "string"}}}
+ETAG = {"ETag": {"schema": {"type": "string"},
+                 "description": "the round's version, quoted: send it back as If-Match"}}
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
+            "schema": {"type": "string", "maxLength": 200},
+            "description": "the ETag of the round as this client last read it (from GET of the "
+                           "round, or \"<version>\" of the round in the game). When the round "
+                           "has changed since, nothing is changed and the answer is 412. "
+                           "Without it the change is made whatever happened meanwhile."}
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True,
            "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,16}$"},
@@ -58,7 +73,9 @@ IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
                "description": f"1-{IDEMPOTENCY_KEY_MAX} printable characters, e.g. a random UUID. "
                               "A retry with the same key and body returns the first answer "
                               "(header Idempotent-Replayed: true) and changes nothing; the same "
-                              "key with another body is rejected with 422."}
+                              "key with another body is rejected with 422. Keys are kept for a "
+                              "day; the edit token of a game is never stored, a retried create "
+                              "is given it again."}
 EDIT = [{"bearerAuth": []}]
 
 
@@ -77,7 +94,10 @@ def _schemas() -> dict[str, Any]:
                                  "field": {"type": "string"}, "player": {"type": "string"},
                                  "token": {"type": "string"}, "game": {"type": "string"},
                                  "round": {"type": "integer"},
-                                 "last_round": {"type": ["integer", "null"]}}},
+                                 "last_round": {"type": ["integer", "null"]},
+                                 "changed_by": {"type": "string",
+                                                "description": "412: the phone that changed "
+                                                               "the round meanwhile"}}},
         "Rules": {"type": "object",
                   "required": ["name", "title", "description", "joker_penalty",
                                "turn_time_limit", "timeout_penalty", "options"],
@@ -95,11 +115,16 @@ def _schemas() -> dict[str, Any]:
                    "properties": {"name": NAME, "seat": {"type": "integer", "minimum": 0}}},
         "Round": {
             "type": "object",
-            "required": ["number", "starter", "winner", "went_out", "counted_winner", "racks",
+            "required": ["number", "version", "starter", "winner", "went_out", "counted_winner",
+                         "racks",
                          "rack_values", "scores", "total", "explanation", "rules", "created_at",
                          "updated_at", "edited"],
             "properties": {
                 "number": {"type": "integer", "minimum": 1},
+                "version": {"type": "integer", "minimum": 0,
+                            "description": "changes whenever the round is written, and never "
+                                           "repeats in a game (also for a number entered again "
+                                           "after an undo); its ETag is \"<version>\""},
                 "starter": NAME,
                 "winner": {"type": ["string", "null"],
                            "description": "who went out; null when the pool ran out"},
@@ -289,37 +314,48 @@ def document() -> dict[str, Any]:
                                   "400": E400}},
             "post": {"operationId": "createGame",
                      "summary": "Start a game; the answer holds its edit token (shown once)",
+                     "description": "At most GAME_CREATION_LIMIT new games per client address "
+                                    "(default 20 a minute, 200 a day).",
                      "parameters": [IDEMPOTENCY, DEVICE], "requestBody": body("NewGame"),
                      "responses": {"201": {**_json(_ref("GameCreated"), "Created"),
                                            "headers": {"Location": {
                                                "schema": {"type": "string"}}}},
-                                   "400": E400, "413": E413, "415": E415, "422": E422,
+                                   "400": E400, "409": _err("A retried create whose token "
+                                                            "cannot be given again: start a "
+                                                            "new game"),
+                                   "413": E413, "415": E415, "422": E422, "429": E429,
                                    "503": E503}}},
         "/api/games/{game_id}": {"get": {
             "operationId": "getGame", "summary": "Players, rounds, totals, ranking, timer",
             "parameters": [GAME_ID],
-            "responses": {"200": _json(_ref("Game"), "The game"), "404": E404}}},
+            "responses": {"200": {**_json(_ref("Game"), "The game"),
+                                  "headers": {"ETag": {"schema": {"type": "string"},
+                                                       "description": "the game's version"}}},
+                          "404": E404}}},
         "/api/games/{game_id}/rounds": {"post": {
             "operationId": "addRound", "summary": "Enter a round; scored by the game's preset",
             "security": EDIT, "parameters": [GAME_ID, IDEMPOTENCY, DEVICE],
             "requestBody": body("RoundInput"),
             "responses": {"201": {**_json(_ref("RoundChange"), "The round as scored"),
-                                  "headers": {"Location": {"schema": {"type": "string"}}}},
+                                  "headers": {"Location": {"schema": {"type": "string"}},
+                                              **ETAG}},
                           **write_errors, "409": E409}}},
         "/api/games/{game_id}/rounds/{number}": {
             "get": {"operationId": "getRound", "parameters": [GAME_ID, ROUND_NO],
-                    "responses": {"200": _json(_ref("Round"), "The round"), "404": E404}},
+                    "responses": {"200": {**_json(_ref("Round"), "The round"), "headers": ETAG},
+                                  "404": E404}},
             "put": {"operationId": "editRound", "summary": "Correct a round; it is scored again",
-                    "security": EDIT, "parameters": [GAME_ID, ROUND_NO, DEVICE],
+                    "security": EDIT, "parameters": [GAME_ID, ROUND_NO, IF_MATCH, DEVICE],
                     "requestBody": body("RoundInput"),
-                    "responses": {"200": _json(_ref("RoundChange"), "The round as re-scored"),
-                                  **write_errors, "409": E409}},
+                    "responses": {"200": {**_json(_ref("RoundChange"), "The round as re-scored"),
+                                          "headers": ETAG},
+                                  **write_errors, "409": E409, "412": E412}},
             "delete": {"operationId": "undoRound", "summary": "Undo the last round (only the last)",
-                       "security": EDIT, "parameters": [GAME_ID, ROUND_NO, DEVICE],
+                       "security": EDIT, "parameters": [GAME_ID, ROUND_NO, IF_MATCH, DEVICE],
                        "responses": {"200": _json(_ref("RoundUndone"), "The removed round"),
                                      "401": E401, "403": E403, "404": E404,
                                      "409": _err("Not the last round: edit it instead"),
-                                     "503": E503}}},
+                                     "412": E412, "503": E503}}},
         "/api/games/{game_id}/audit": {"get": {
             "operationId": "getAudit", "summary": "Who changed what, oldest first",
             "parameters": [GAME_ID],

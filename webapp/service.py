@@ -19,20 +19,19 @@ import time
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, selectinload
 
 import referee
 
-from .models import (DEVICE_MAX, NAME_MAX, AuditEntry, Game, GameEvent, IdempotencyKey, Player,
+from .models import (DEVICE_MAX, NAME_MAX, AuditEntry, Game, GameEvent, Player,
                      Round, RoundScore, utcnow)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 RACK_TEXT_MAX = 400
 TIMER_WARNING_SECONDS = 10
-IDEMPOTENCY_KEY_MAX = 200
 
 
 # --- errors -----------------------------------------------------------------------------------
@@ -62,6 +61,12 @@ class Invalid(ServiceError):
     status = 422
 
 
+class PreconditionFailed(ServiceError):
+    """The thing changed since the client read it (``If-Match``)."""
+
+    status = 412
+
+
 # --- small helpers ----------------------------------------------------------------------------
 
 def iso(dt: Optional[datetime]) -> Optional[str]:
@@ -88,14 +93,12 @@ def token_matches(game: Game, token: str) -> bool:
     return hmac.compare_digest(game.token_hash, hash_token(token))
 
 
-def request_hash(method: str, path: str, body: Any) -> str:
-    canon = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"),
-                       ensure_ascii=False)
-    return hashlib.sha256(canon.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def name_key(name: str) -> str:
-    return unicodedata.normalize("NFC", name).strip().casefold()
+    """What makes two names one player: compatibility forms (full-width letters, ligatures),
+    case and runs of spaces do not count. ``players.name_key`` holds it (migration 0002 wrote
+    it for the names stored before)."""
+    text = " ".join(unicodedata.normalize("NFKC", name).split())
+    return unicodedata.normalize("NFKC", text.casefold())
 
 
 def clean_device(value: Any) -> Optional[str]:
@@ -106,20 +109,53 @@ def clean_device(value: Any) -> Optional[str]:
     return text[:DEVICE_MAX] or None
 
 
+#: Zero-width (non-)joiners are part of how Persian, Indic scripts and emoji sequences are
+#: written: allowed between two characters that are not ASCII, refused anywhere else.
+_JOINERS = frozenset("\u200c\u200d")
+#: Letters and symbols that show as nothing (Hangul fillers, the blank Braille pattern, the
+#: combining grapheme joiner) and the variation selectors, which only mean something after
+#: an emoji or an ideograph.
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+
+
+def _hidden(name: str) -> Optional[str]:
+    """The first character of ``name`` that a reader cannot see or that turns the text's
+    direction (format, control, unassigned, private-use or separator characters), or None."""
+    for i, ch in enumerate(name):
+        cat = unicodedata.category(ch)
+        variation = "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+        if ch in _JOINERS or variation:
+            before = name[i - 1] if i else ""
+            after = name[i + 1] if i + 1 < len(name) else ""
+            if before and not before.isascii() and (variation or (after and not after.isascii())):
+                continue
+            return ch
+        if ch in _BLANK or cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            return ch
+    return None
+
+
 def clean_player_name(raw: Any, index: int) -> str:
+    """A player's name as stored: NFKC (so full-width letters and ligatures are plain ones),
+    spaces trimmed and single; :class:`Invalid` for an empty or long name, or one holding a
+    character that hides (a zero-width space, a byte-order mark, a right-to-left override)."""
     if not isinstance(raw, str):
         raise Invalid(f"player {index + 1}: a name is text, not {json.dumps(raw)}",
                       field="players")
-    name = unicodedata.normalize("NFC", raw).strip()
+    name = " ".join(part for part in unicodedata.normalize("NFKC", raw).strip().split(" ") if part)
+    hidden = _hidden(name)
+    if hidden is not None:
+        what = " ".join(filter(None, (f"U+{ord(hidden):04X}", unicodedata.name(hidden, ""))))
+        kind = "a line break or control character" if unicodedata.category(hidden) in (
+            "Cc", "Zl", "Zp") else "an invisible or text-direction character"
+        raise Invalid(f"player {index + 1}'s name holds {kind} ({what}); type the name with "
+                      f"letters, digits and spaces", field="players", player=ascii(name)[1:-1])
     if not name:
         raise Invalid(f"player {index + 1} has no name: type a name (1 to {NAME_MAX} characters)",
                       field="players")
     if len(name) > NAME_MAX:
         raise Invalid(f"the name {name[:NAME_MAX]!r}... is too long: {NAME_MAX} characters at most",
                       field="players")
-    if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
-        raise Invalid(f"player {index + 1}'s name holds a control character or line break; "
-                      f"use letters, digits and spaces", field="players")
     return name
 
 
@@ -206,12 +242,18 @@ def load_game(db: Session, game_id: str) -> Game:
 
 def round_json(r: Round) -> dict[str, Any]:
     return _round_dict(r.number, r.starter, r.winner, r.racks, r.result, r.created_at,
-                       r.updated_at, r.edits)
+                       r.updated_at, r.edits, r.version or 0)
+
+
+def round_etag(r: Round) -> str:
+    """The round's entity tag (unquoted): its version."""
+    return str(r.version or 0)
 
 
 def _round_dict(number: int, starter: str, winner: Optional[str], racks: dict, res: dict,
-                created_at: datetime, updated_at: datetime, edits: int) -> dict[str, Any]:
-    return {"number": number, "starter": starter, "winner": winner,
+                created_at: datetime, updated_at: datetime, edits: int,
+                version: int) -> dict[str, Any]:
+    return {"number": number, "version": version, "starter": starter, "winner": winner,
             "went_out": bool(res["went_out"]), "counted_winner": res["winner"],
             "racks": dict(racks), "rack_values": dict(res["rack_values"]),
             "scores": dict(res["scores"]), "total": res["total"],
@@ -381,6 +423,33 @@ def get_round(db: Session, game_id: str, number: int) -> Round:
     return r
 
 
+_DONE = {"add-round": "entered again", "edit-round": "edited", "undo-round": "undone"}
+
+
+def check_round_unchanged(db: Session, game: Game, number: int, if_match) -> None:
+    """Refuse a change of round ``number`` made from an old copy of it: ``if_match`` is the
+    request's parsed ``If-Match`` (werkzeug ``ETags``; empty when the header was not sent,
+    which skips the check). Raises :class:`PreconditionFailed` naming who changed it."""
+    if not if_match:
+        return
+    r = db.execute(select(Round).where(Round.game_id == game.id, Round.number == number)
+                   ).scalar_one_or_none()
+    if r is not None and (if_match.star_tag or if_match.contains(round_etag(r))):
+        return
+    last = db.execute(select(AuditEntry).where(AuditEntry.game_id == game.id,
+                                               AuditEntry.round_number == number)
+                      .order_by(AuditEntry.id.desc()).limit(1)).scalar_one_or_none()
+    if r is None and last is None:
+        raise NotFound(f"game {game.id} has no round {number}", game=game.id, round=number)
+    who = last.actor if last is not None else "another phone"
+    done = _DONE.get(last.action, "changed") if last is not None else "changed"
+    when = f" at {iso(last.at)[11:16]} UTC" if last is not None else ""
+    raise PreconditionFailed(
+        f"round {number} was {done} by \"{who}\"{when}, after this phone loaded it, so nothing "
+        f"was changed. Reload the sheet, check round {number}, and make your change again if "
+        f"it is still needed", round=number, changed_by=who)
+
+
 # --- CSV --------------------------------------------------------------------------------------
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -416,6 +485,11 @@ def export_csv(db: Session, game_id: str) -> str:
 
 # --- writing ----------------------------------------------------------------------------------
 
+def next_version(game: Game) -> int:
+    """The version that the change being made gives ``game`` (:func:`record_change` sets it)."""
+    return (game.version or 0) + 1
+
+
 def record_change(db: Session, game: Game, type_: str, data: dict[str, Any]) -> int:
     """Record a change of ``game``: bump its version and write its event in the caller's
     transaction. Every phone's event stream then sends ``type_`` (at most 20 characters) with
@@ -437,39 +511,10 @@ def _audit(db: Session, game: Game, actor: str, action: str, round_number: Optio
                       before=before, after=after, at=utcnow()))
 
 
-def check_idempotency_key(key: Optional[str]) -> Optional[str]:
-    if key is None:
-        return None
-    key = key.strip()
-    if not key or len(key) > IDEMPOTENCY_KEY_MAX or not key.isprintable():
-        raise Invalid(f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} printable characters "
-                      f"(a random UUID is a good choice)", field="Idempotency-Key")
-    return key
-
-
-def find_replay(db: Session, scope: str, key: Optional[str], req_hash: str
-                ) -> Optional[IdempotencyKey]:
-    """The stored answer for this key, or None. The same key with another request is an error."""
-    if key is None:
-        return None
-    row = db.get(IdempotencyKey, (scope, key))
-    if row is None:
-        return None
-    if row.request_hash != req_hash:
-        raise Invalid("this Idempotency-Key was already used for a different request; "
-                      "send a new key for a new request", field="Idempotency-Key")
-    return row
-
-
-def remember(db: Session, scope: str, key: Optional[str], req_hash: str, status: int,
-             body: dict[str, Any], location: Optional[str]) -> None:
-    if key is not None:
-        db.add(IdempotencyKey(scope=scope, key=key, request_hash=req_hash, status=status,
-                              body=body, location=location, created_at=utcnow()))
-
-
-def create_game(db: Session, body: Any, actor: Optional[str]) -> tuple[dict[str, Any], str]:
-    """Returns (the response body, the game id). The token appears only in this response."""
+def create_game(db: Session, body: Any, actor: Optional[str],
+                make_token: Optional[Callable[[str], str]] = None) -> tuple[dict[str, Any], str]:
+    """Returns (the response body, the game id). The edit token appears only in this response;
+    only its hash is stored. ``make_token(game_id)`` makes the token (default: random)."""
     if not isinstance(body, dict):
         raise Invalid('send a JSON object like {"players": ["Ann", "Ben"], "rules": "sabra"}')
     unknown = set(body) - {"players", "rules", "device"}
@@ -508,8 +553,9 @@ def create_game(db: Session, body: Any, actor: Optional[str]) -> tuple[dict[str,
         raise Invalid('"device" is a short name for this phone, like "Ann\'s phone"',
                       field="device")
     actor = clean_device(body.get("device")) or actor or "owner"
-    token = secrets.token_urlsafe(24)
-    game = Game(id=secrets.token_urlsafe(6), rules=rules.name, token_hash=hash_token(token),
+    game_id = secrets.token_urlsafe(6)
+    token = make_token(game_id) if make_token else secrets.token_urlsafe(24)
+    game = Game(id=game_id, rules=rules.name, token_hash=hash_token(token),
                 owner_device=actor, version=0, timer_state="idle", timer_seat=0, timer_turn=0,
                 timer_elapsed_ms=0)
     game.players = [Player(seat=i, name=n, name_key=name_key(n)) for i, n in enumerate(names)]
@@ -652,7 +698,7 @@ def add_round(db: Session, game: Game, body: Any, actor: str) -> dict[str, Any]:
     starter = players[starter_seat(number, len(players))].name
     racks, res = stored_racks(inp, result), result.to_dict()
     r = Round(game_id=game.id, number=number, starter=starter, winner=inp.winner, racks=racks,
-              result=res, edits=0, created_at=now, updated_at=now)
+              result=res, edits=0, version=next_version(game), created_at=now, updated_at=now)
     r.scores = _scores_rows(players, result)
     db.add(r)
     after = round_json(r)
@@ -661,6 +707,7 @@ def add_round(db: Session, game: Game, body: Any, actor: str) -> dict[str, Any]:
     change = _change_json(db, game)
     version = record_change(db, game, "round-added",
                             {"round": after, **change, "actor": actor})
+    assert version == r.version
     return {"round": after, "scores": after["scores"], **change, "version": version}
 
 
@@ -679,6 +726,7 @@ def edit_round(db: Session, game: Game, number: int, body: Any, actor: str) -> d
     r.racks = racks
     r.result = result.to_dict()
     r.edits = (r.edits or 0) + 1
+    r.version = next_version(game)
     r.updated_at = utcnow()
     by_player = {s.player_id: s for s in r.scores}
     won = result.winner if isinstance(result.winner, list) else [result.winner]
@@ -693,6 +741,7 @@ def edit_round(db: Session, game: Game, number: int, body: Any, actor: str) -> d
     change = _change_json(db, game)
     version = record_change(db, game, "round-edited",
                     {"round": after, "before": before, **change, "actor": actor})
+    assert version == r.version
     return {"round": after, "scores": after["scores"], **change, "version": version}
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+import struct
 import time
+import zlib
 
 import numpy as np
 import pytest
@@ -116,6 +118,15 @@ def test_video_file_and_photo_folder(tmp_path):
     for i in range(3):
         cv2.imwrite(str(photos / f"{i}.png"), np.full((10, 10, 3), i * 50, np.uint8))
     (photos / "notes.txt").write_text("not a photo")
+    # A real 8000x8000 PNG of a few kB (64 megapixels, over the reader's limit) is skipped.
+    comp = zlib.compressobj(9)
+    pixels = b"".join(comp.compress(b"\x00" * 1001) for _ in range(8000)) + comp.flush()
+    (photos / "1b.png").write_bytes(b"".join(
+        [b"\x89PNG\r\n\x1a\n"] + [struct.pack(">I", len(d)) + k + d + struct.pack(
+            ">I", zlib.crc32(k + d)) for k, d in ((b"IHDR", struct.pack(">IIBBBBB", 8000, 8000,
+                                                                       1, 0, 0, 0, 0)),
+                                                  (b"IDAT", pixels), (b"IEND", b""))]))
+    assert cv2.imread(str(photos / "1b.png"), cv2.IMREAD_GRAYSCALE).shape == (8000, 8000)
     src = open_source(str(photos), fps=100, photo_hold=0.05, realtime=False)
     src.start()
     src.join(5)

@@ -70,7 +70,8 @@ def db_config(backend, tmp_path, request) -> Iterator[dict[str, Any]]:
     instance = tmp_path / "instance"
     instance.mkdir()
     cfg: dict[str, Any] = {"INSTANCE_PATH": str(instance), "TESTING": True,
-                           "SECRET_KEY": "test", "SSE_MAX_SECONDS": 20.0}
+                           "SECRET_KEY": "test", "SSE_MAX_SECONDS": 20.0,
+                           "RATELIMIT_ENABLED": False}
     if backend == "sqlite":
         yield sqlite_config(instance, request.getfixturevalue("sqlite_template"))
     else:

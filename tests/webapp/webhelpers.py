@@ -187,4 +187,5 @@ def sqlite_config(instance: Path, template: Path) -> dict[str, Any]:
     db = instance / "rummiref.sqlite3"
     shutil.copyfile(template, db)
     return {"INSTANCE_PATH": str(instance), "TESTING": True, "SECRET_KEY": "test",
-            "SSE_MAX_SECONDS": 20.0, "DATABASE_URL": f"sqlite:///{db}"}
+            "SSE_MAX_SECONDS": 20.0, "DATABASE_URL": f"sqlite:///{db}",
+            "RATELIMIT_ENABLED": False}  # tests create many games; test_hardening turns it on

@@ -59,12 +59,15 @@ const RR = (() => {
   }
 
   /* Call the JSON API. Errors come back as ApiError with the server's sentence; a network
-     failure (no answer at all) as ApiError with status 0. */
-  async function api(method, path, { body, token, idempotencyKey } = {}) {
+     failure (no answer at all) as ApiError with status 0. `version`: the version of the round
+     being changed as this phone last saw it (If-Match), so a change made meanwhile on another
+     phone is not overwritten (the server answers 412). */
+  async function api(method, path, { body, token, idempotencyKey, version } = {}) {
     const headers = { Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (token) headers.Authorization = "Bearer " + token;
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+    if (version !== undefined && version !== null) headers["If-Match"] = '"' + version + '"';
     const dev = device();
     if (dev && method !== "GET") headers["X-Rummiref-Device"] = dev;
     let resp;

@@ -148,7 +148,7 @@
     if (!game) return;
     const names = playerNames();
     entry = { mode, number: round ? round.number : game.next_round, winner: undefined, racks: {},
-              key: RR.randomKey(), active: null };
+              key: RR.randomKey(), active: null, version: round ? round.version : null };
     for (const p of names) entry.racks[p] = { points: "", tiles: [], value: null, problem: "" };
     if (round) {
       entry.winner = round.went_out ? round.winner : null;
@@ -382,7 +382,8 @@
     const delays = [300, 700, 1500, 3000];
     for (let attempt = 0; ; attempt++) {
       try {
-        return await api(req.method, req.path, { body: req.body, token, idempotencyKey: req.key });
+        return await api(req.method, req.path, { body: req.body, token, idempotencyKey: req.key,
+                                                 version: req.version });
       } catch (e) {
         const transient = e.status === 0 || e.status >= 500;
         if (!transient || attempt >= delays.length) throw e;
@@ -399,7 +400,8 @@
   saveBtn.addEventListener("click", async () => {
     if (!entry || saveBtn.disabled) return;
     const req = entry.mode === "edit"
-      ? { method: "PUT", path: apiBase + "/rounds/" + entry.number, body: roundBody(), key: null }
+      ? { method: "PUT", path: apiBase + "/rounds/" + entry.number, body: roundBody(), key: null,
+          version: entry.version }
       : { method: "POST", path: apiBase + "/rounds", body: roundBody(), key: entry.key };
     savePending(req);
     saveBtn.disabled = true;
@@ -416,6 +418,9 @@
         ? "Not saved yet: no connection. Tap Save again when the Wi-Fi is back (it will count once)."
         : e.message);
       saveBtn.disabled = false;
+      // Changed on another phone meanwhile: show what the round is now (the form stays open
+      // with this phone's entry; Cancel and Edit again to start from the new round).
+      if (e.status === 412) { refreshSheet(); loadGame(); saveBtn.disabled = true; }
     } finally {
       if (entry) saveBtn.textContent = label;
     }
@@ -454,7 +459,7 @@
     undo.disabled = true;
     try {
       // Not retried: a repeated undo after a lost answer could remove the round before it.
-      await api("DELETE", apiBase + "/rounds/" + n, { token });
+      await api("DELETE", apiBase + "/rounds/" + n, { token, version: undo.dataset.version });
     } catch (e) {
       undo.disabled = false;
       alert(e.status === 0 ? "No answer from the server: check the sheet before trying again." : e.message);

@@ -71,3 +71,32 @@ def test_owner_link_hands_editing_to_another_phone(server, phones):
     assert second.page.evaluate(f"localStorage.getItem('rummiref:token:{gid}')") == owner_link.split("#token=")[1]
     enter_round(second.page, "Ann", {"Ben": 25})
     expect(first.page.locator("#round-1 > summary .score[data-player='Ann']")).to_have_text("+25")
+
+
+def test_a_stale_edit_is_refused_and_the_other_phones_round_kept(server, phones):
+    """Phone A opens round 1 to edit it; phone B undoes round 1 and enters a new round 1; A
+    saves: the page shows why nothing was saved, and B's round stands."""
+    a, b = phones("a"), phones("b")
+    gid = create_game(a.page, server.url, ["Ann", "Ben"])
+    b.page.goto(a.page.locator("#owner-link").input_value())
+    enter_round(a.page, "Ann", {"Ben": 10})
+    expect(b.page.locator("#round-1 > summary .score[data-player='Ann']")).to_have_text("+10")
+
+    a.page.locator("#round-1 > summary").click()
+    a.page.click("#round-1 .edit-round")
+    a.page.locator(".rack-card[data-player='Ben'] .rack-points").fill("20")
+
+    b.page.locator("#round-1 > summary").click()
+    b.page.once("dialog", lambda d: d.accept())
+    b.page.click("#round-1 .undo-round")
+    expect(b.page.locator("#round-1")).to_have_count(0)
+    enter_round(b.page, "Ben", {"Ann": 7})
+    expect(a.page.locator("#round-1 > summary .score[data-player='Ben']")).to_have_text("+7")
+
+    a.page.click("#entry-save")
+    expect(a.page.locator("#entry-error")).to_contain_text("round 1 was entered again by")
+    expect(a.page.locator("#entry-error")).to_contain_text("Reload the sheet")
+    a.shot("stale-edit-refused")
+    rnd = api_get(server.url, f"/api/games/{gid}/rounds/1")
+    assert rnd["winner"] == "Ben" and rnd["scores"] == {"Ann": -7, "Ben": 7}
+    expect(a.page.locator("#round-1 > summary .score[data-player='Ben']")).to_have_text("+7")
