@@ -40,7 +40,7 @@ from .melds import check_meld, meld_points, meld_readings
 from .opening import opening_melds, rack_weights
 from .rules import Rules, get_rules
 from .search import (BIG, MAX_NUMBER, NCOL, _COLOUR_INDEX, _count_grid, _dead_must, _lay,
-                     _prune_optional, _solve_both_ways, _table_of, _tiles_of)
+                     _lay_valued, _prune_optional, _table_of, _tiles_of)
 from .solver import TableUnsolvableError, arrange
 from .steps import MoveStep, describe
 from .tiles import (COLOURS, JOKER, JOKERS, Meld, Table, TableLike, Tile, TilesLike,
@@ -50,8 +50,8 @@ from .turns import TurnVerdict, check_turn
 __all__ = ["Move", "best_move"]
 
 #: places tried for one pattern, and in all, before the hint is given unproven
-PLACES_PER_PATTERN = 12
-PLACES_IN_ALL = 24
+PLACES_PER_PATTERN = 6
+PLACES_IN_ALL = 12
 
 
 @dataclass(frozen=True)
@@ -244,14 +244,22 @@ class _JokerSearch:
         # of them stay. Each pattern's relaxed search (a joker that stays counts as the tile
         # it stands for, wherever it lies; a freed joker goes anywhere) bounds every turn of
         # that pattern, and its answer is often a legal turn already.
+        top = self.bound[0] * BIG + self.bound[1]
+        self._frozen()
+        if self.best is not None and self._weight(self.best.placed) >= top:
+            return self._answer(True)
         per_meld = [self._patterns(m) for m in self.jmelds]
         bounds = []
-        for pattern in itertools.product(*per_meld):
+        # jokers that stay first: their relaxed answers are the likeliest legal turns
+        for pattern in sorted(itertools.product(*per_meld),
+                              key=lambda p: sum(sum(f) for _, f in p)):
             got = self._relaxed(pattern)
-            if got is not None:
-                bounds.append((got[0], pattern, got[1]))
+            if got is None:
+                continue
+            bounds.append((got[0], pattern, got[1]))
+            if self._realize(pattern, got[1]) and self._weight(self.best.placed) >= top:
+                return self._answer(True)
         bounds.sort(key=lambda x: x[0], reverse=True)
-        self._frozen()
         options = None
         unsettled = (0, 0)
         for k, (bound, pattern, melds) in enumerate(bounds):
@@ -277,7 +285,9 @@ class _JokerSearch:
                 if not self.complete:
                     unsettled = max(unsettled, (bound // BIG, bound % BIG))
         got = _value(self.best.placed, self.rules) if self.best is not None else (0, 0)
-        proven = got >= unsettled and got >= self.rejected
+        return self._answer(got >= unsettled and got >= self.rejected)
+
+    def _answer(self, proven: bool) -> Move:
         if self.best is None or not self.best.placed:
             return _draw(self.table, self.rack, proven)
         return _with_steps(self.best, self.table, self.rack, self.rules, self.best_verdict,
@@ -333,13 +343,11 @@ class _JokerSearch:
             return None
         avail = _prune_optional(n, must, avail, freed + self.rack_j)
         weight, wj = rack_weights(n, self.rules)
-        search, value, decisions = _solve_both_ways(n, must, avail, weight, freed, self.rack_j,
-                                                    wj, relaxed=True)
-        if decisions is None:
+        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj)
+        if value is None:
             return None
         # the weight of the tiles a rack s adds in place of a joker is not in ``value``
         extra = sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
-        melds = _lay(n, must, avail, weight, freed, self.rack_j, wj)
         return value + extra, melds
 
     def _realize(self, pattern, melds) -> bool:

@@ -714,15 +714,19 @@ def _run_meld(run) -> Meld:
 def _lay(n, must, avail, weight, must_j, opt_j, wj) -> Optional[list[Meld]]:
     """The best melds: first with jokers optional (the relaxed search), then the spare jokers
     fitted in; if they do not fit, the plain search that places every joker."""
-    search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
-                                            relaxed=True)
+    return _lay_valued(n, must, avail, weight, must_j, opt_j, wj)[1]
+
+
+def _lay_valued(n, must, avail, weight, must_j, opt_j, wj):
+    """(value, melds) of :func:`_lay`, or (None, None). The value is the relaxed search's
+    (every optional joker counted as laid): an upper bound, exact when the spare jokers fit."""
+    search, value, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
+                                                relaxed=True)
     if decisions is None:
-        return None
+        return None, None
     spare = must_j + opt_j - _jokers_used(decisions)
     melds = _melds_from(decisions, n, spare, search)
     if melds is not None:
-        return melds
+        return value, melds
     search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj)
-    return None if decisions is None else _melds_from(decisions, n, 0, search)
-
-
+    return value, (None if decisions is None else _melds_from(decisions, n, 0, search))
