@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from .rules import Rules
-from .tiles import COLOURS, Meld, Table, Tile, format_tiles
+from .tiles import COLOURS, Table, Tile, format_tiles
 from .codes import Code, Violation
 
 RACK = -1  #: the origin of a tile the player added
@@ -189,7 +189,7 @@ class _Search:
             if perm in seen:
                 continue
             seen.add(perm)
-            reading_choices = [self._joker_readings(self.bread[b], b) for b in self.jmelds_b]
+            reading_choices = [list(dict.fromkeys(self.bread[b])) or [()] for b in self.jmelds_b]
             for readings in itertools.product(*reading_choices):
                 stood = {}
                 for b, r in zip(self.jmelds_b, readings):
@@ -201,10 +201,6 @@ class _Search:
                     if stands is None:
                         continue  # a joker said to stay cannot stand for the same tile
                     yield perm, stood, taken, stands
-
-    @staticmethod
-    def _joker_readings(readings, b):
-        return list(dict.fromkeys(readings)) or [()]
 
     def _after_stands(self, perm, stood, taken):
         """A reading of each after meld with jokers in which every joker said to stay stands

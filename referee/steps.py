@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Optional
 
-from .tiles import Meld, Table, TableLike, Tile, format_tiles, parse_table
+from .tiles import Meld, Table, TableLike, format_tiles, parse_table
 
 RACK = -1
 
