@@ -1,5 +1,6 @@
-"""Speed of the exact solver (referee.arrange, referee.best_move), side by side with the
-ILP solver rummikub-solver 1.0.0 from PyPI (the `bench` extra) on the same instances.
+"""Speed of the referee's searches (referee.arrange, referee.best_move, referee.check_turn and
+the dispute view's nearest valid table, referee.could_lay), side by side with the ILP solver
+rummikub-solver 1.0.0 from PyPI (the `bench` extra) on the same instances.
 
 Run from the repository root:
 
@@ -12,7 +13,19 @@ Instances (all from one seed, so every run measures the same ones):
   * best_move with a valid 80-tile table (random 80-tile subsets, kept when they can be
     arranged) and a 14-tile rack drawn from the other 26 tiles; the same with 40-tile tables
     built from random runs and groups (earlier in a game: fewer rack tiles fit, so the
-    search cannot stop early).
+    search cannot stop early);
+  * best_move on tables holding both jokers (15 to 90 tiles, the four presets in turn) with
+    racks of 1 to 40 tiles (as many as the set has left), where a hint must keep the joker
+    rules;
+  * the initial meld (opened=False) from racks of 14 to 40 tiles, two jokers in half of them,
+    the four presets in turn (pressman-1998 needs one set of 30 alone);
+  * check_turn on those joker tables: the hint's table (legal) and the same table with a
+    joker moved to another meld's end or two tiles of different melds swapped (mostly not);
+  * the nearest valid table (could_lay) for valid tables of 20 to 106 tiles with 1 to 4 tiles
+    moved to another meld, split off or taken.
+The ILP peer answers the nearest question it can: best_move for the hints (opened tables),
+and arranging the same tiles (any valid arrangement, not the nearest) for check_turn and
+could_lay, the nearest thing it does; it has no initial-meld search on a fixed table.
 Prints p50 / p99 / max wall-clock latency and the CPU time of each call, the ILP's latency and
 the ratio of the medians, and how often the two solvers agree (arrangeable or not; number of
 rack tiles placed). On a shared machine other jobs inflate the wall-clock tail, not the CPU
@@ -96,7 +109,7 @@ def move_instances(rng, count, table_size, rack_size=14):
     return out, tries
 
 
-def random_table(rng, size):
+def random_table(rng, size, jokers=None):
     colours = "KBOR"
     candidates = []
     for c in colours:
@@ -120,11 +133,14 @@ def random_table(rng, size):
             melds.append(list(meld))
             count += len(meld)
     for _ in range(2):  # a joker joins a meld at its end, when that stays valid
-        if rng.random() < 0.5:
+        for _ in range(1 if jokers is None else 20):
+            if jokers is None and rng.random() >= 0.5:
+                break
             meld = rng.choice(melds)
             if referee.check_meld(meld + ["J"], referee.get_rules().replace(
                     meld_order="as-laid")).ok:
                 meld.append("J")
+                break
     return referee.Table(melds)
 
 
@@ -154,6 +170,12 @@ class Peer:
         state.add_table(*(self.map[t] for t in tiles))
         return self.ruleset.arrange_table(state)
 
+    def opening(self, rack):
+        state = self.ruleset.new_game()
+        state.add_rack(*(self.map[t] for t in rack))
+        sol = self.ruleset.solve(state, self.rs.SolverMode.INITIAL)
+        return 0 if sol is None else len(sol.tiles)
+
     def best_move(self, table, rack):
         state = self.ruleset.new_game()
         state.initial = False
@@ -161,6 +183,83 @@ class Peer:
         state.add_rack(*(self.map[t] for t in rack))
         sol = self.ruleset.solve(state, self.rs.SolverMode.TILE_COUNT)
         return 0 if sol is None else len(sol.tiles)
+
+
+def joker_cases(rng, count):
+    """(table holding both jokers, rack, preset): tables of 15-90 tiles from random runs and
+    groups, or arranged random subsets, with both jokers laid; racks of 1-40 of the rest."""
+    presets = list(referee.PRESETS)
+    out = []
+    while len(out) < count:
+        size = rng.randint(15, 90)
+        if size >= 60:
+            tiles = [t for t in FULL if not t.is_joker]
+            rng.shuffle(tiles)
+            table = referee.arrange(tiles[:size - 2] + [referee.JOKER] * 2)
+            if table is None:
+                continue
+        else:
+            table = random_table(rng, size, jokers=2)
+            if sum(t.is_joker for t in table.tiles) < 2:
+                continue
+        left = list(FULL)
+        for t in table.tiles:
+            left.remove(t)
+        rack = tuple(rng.sample(left, rng.randint(1, min(40, len(left)))))
+        out.append((table, rack, presets[len(out) % len(presets)]))
+    return out
+
+
+def opening_cases(rng, count):
+    presets = list(referee.PRESETS)
+    numbered = [t for t in FULL if not t.is_joker]
+    out = []
+    for i in range(count):
+        size = rng.randint(14, 40)
+        jokers = 2 if i % 2 else 0
+        rack = tuple(rng.sample(numbered, size - jokers)) + (referee.JOKER,) * jokers
+        out.append((rack, presets[i % len(presets)]))
+    return out
+
+
+def tampered(rng, table):
+    """The table with a joker moved to another meld's end, or two tiles of different melds
+    swapped."""
+    melds = [list(m.tiles) for m in table]
+    holders = [m for m in melds if any(t.is_joker for t in m)]
+    if holders and len(melds) > 1 and rng.random() < 0.5:
+        src = rng.choice(holders)
+        src.remove(referee.JOKER)
+        rng.choice([m for m in melds if m is not src]).append(referee.JOKER)
+    elif len(melds) > 1:
+        a, b = rng.sample(range(len(melds)), 2)
+        i, j = rng.randrange(len(melds[a])), rng.randrange(len(melds[b]))
+        melds[a][i], melds[b][j] = melds[b][j], melds[a][i]
+    return referee.Table([m for m in melds if m])
+
+
+def dispute_cases(rng, count):
+    """(before, after): a valid table of 20-106 tiles, then 1-4 tiles moved to another meld,
+    split off alone or taken off the table."""
+    out = []
+    while len(out) < count:
+        size = rng.randint(20, len(FULL))
+        tiles = list(FULL)
+        rng.shuffle(tiles)
+        table = referee.arrange(tiles[:size]) if size >= 60 else random_table(rng, size, jokers=2)
+        if table is None or len(table) < 2:
+            continue
+        melds = [list(m.tiles) for m in table]
+        for _ in range(rng.randint(1, 4)):
+            src = rng.choice([m for m in melds if m])
+            t = src.pop(rng.randrange(len(src)))
+            r = rng.random()
+            if r < 0.6:
+                rng.choice(melds).append(t)
+            elif r < 0.85:
+                melds.append([t])
+        out.append((table, referee.Table([m for m in melds if m])))
+    return out
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -192,15 +291,22 @@ def main(argv=None) -> int:
     ap.add_argument("--peer-limit", type=int, default=200,
                     help="instances per kind given to rummikub-solver (it is slow)")
     ap.add_argument("--no-peer", action="store_true")
-    ap.add_argument("--quick", action="store_true", help="100 subsets, 50 moves, 30 for the ILP")
+    ap.add_argument("--jokers", type=int, default=200,
+                    help="joker tables (hints, turns), openings and disputes of each kind")
+    ap.add_argument("--quick", action="store_true",
+                    help="100 subsets, 50 moves and 50 of each joker kind, 30 for the ILP")
     args = ap.parse_args(argv)
     if args.quick:
         args.subsets, args.moves, args.full_repeats, args.peer_limit = 100, 50, 50, 30
+        args.jokers = 50
 
     rng = random.Random(args.seed)
     subsets = random_subsets(rng, args.subsets)
     moves80, tries80 = move_instances(rng, args.moves, 80)
     moves40, tries40 = move_instances(rng, args.moves, 40)
+    jcases = joker_cases(rng, args.jokers)
+    openings = opening_cases(rng, args.jokers)
+    disputes = dispute_cases(rng, args.jokers)
 
     peer = None
     if not args.no_peer:
@@ -253,6 +359,45 @@ def main(argv=None) -> int:
         results[f"best_move: {label}-tile table + 14-tile rack"] = (ours, theirs)
         agree[f"best_move, {label}-tile tables: rack tiles placed"] = (same, compared)
         placed_mean[label] = placed / max(1, len(moves))
+
+    # 4. hints on tables holding both jokers, under each preset; their turns judged
+    ours, theirs, turns, turns_peer = Timings(), Timings(), Timings(), Timings()
+    legal = exact = 0
+    for i, (table, rack, preset) in enumerate(jcases):
+        move = ours.run(referee.best_move, table, rack, preset)
+        exact += move.exact
+        verdict = turns.run(referee.check_turn, table, move.table, rack, rules=preset)
+        assert verdict.legal, (str(table), rack, str(move.table))
+        bad = tampered(rng, move.table)
+        legal += turns.run(referee.check_turn, table, bad, rack, rules=preset).legal
+        if peer and i < args.peer_limit:
+            theirs.run(peer.best_move, table, rack)
+            turns_peer.run(peer.arrange, move.table.tiles)
+    results["best_move: tables with both jokers (15-90 tiles), racks of 1-40, four presets"] = \
+        (ours, theirs)
+    results["check_turn: those turns (the hint, and the hint tampered with)"] = \
+        (turns, turns_peer)
+
+    # 5. initial melds from big racks
+    ours, theirs = Timings(), Timings()
+    for i, (rack, preset) in enumerate(openings):
+        ours.run(referee.best_move, "", rack, preset, opened=False)
+        if peer and i < args.peer_limit:
+            theirs.run(peer.opening, rack)
+    results["best_move opening: racks of 14-40 (half with two jokers), four presets"] = \
+        (ours, theirs)
+
+    # 6. the nearest valid table
+    ours, theirs = Timings(), Timings()
+    nearest_exact = 0
+    for i, (before, after) in enumerate(disputes):
+        answer = ours.run(referee.could_lay, before, after)
+        assert answer.possible
+        nearest_exact += answer.exact
+        if peer and i < args.peer_limit:
+            theirs.run(peer.arrange, before.tiles)
+    results["could_lay: nearest valid table, 20-106 tiles, 1-4 tiles out of place"] = \
+        (ours, theirs)
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
     given = argv if argv is not None else sys.argv[1:]
@@ -267,6 +412,9 @@ def main(argv=None) -> int:
           f"{len(moves40)} of {tries40} 40-tile draws arrangeable); rack tiles placed on average: "
           f"{placed_mean['80']:.1f} of 14 (80-tile tables), {placed_mean['40']:.1f} of 14 "
           f"(40-tile tables)")
+    print(f"joker tables: hints proven best {exact} of {len(jcases)}; tampered turns legal "
+          f"{legal} of {len(jcases)}; nearest tables proven fewest moves {nearest_exact} of "
+          f"{len(disputes)}")
     print("times in milliseconds per call: wall clock (p50, p99, max) and CPU time of the process")
     print()
     print(HEADER)

@@ -14,9 +14,13 @@ from .tiles import (COLOURS, JOKER, Colour, ImpossibleTilesError, Meld, Notation
                     parse_table, parse_tiles)
 from .rules import DEFAULT_PRESET, PRESETS, Rules, UnknownRulesError, get_rules
 from .melds import MeldVerdict, check_meld, meld_points
-from .solver import Move, TableUnsolvableError, arrange, best_move, max_score
-from .turns import Code, TurnKind, TurnVerdict, Violation, check_table, check_turn
+from .solver import TableUnsolvableError, arrange, max_score
+from .codes import Code, Violation
+from .melds import DeclarationError, Reading, meld_readings
+from .turns import TurnKind, TurnVerdict, check_table, check_turn
 from .changes import TableDiff, diff_tables, same_table
+from .hints import Move, best_move
+from .steps import MoveStep
 from .dispute import LayAnswer, could_lay
 from .turnlog import Entry, EntryKind, Outcome, Step, Turn, TurnLog
 from .scoring import RoundResult, ScoringError, rack_value, settle_round
@@ -26,8 +30,8 @@ __all__ = [
     "RummirefError", "Table", "Tile", "all_tiles", "check_counts", "format_tiles",
     "parse_table", "parse_tiles",
     "DEFAULT_PRESET", "PRESETS", "Rules", "UnknownRulesError", "get_rules",
-    "MeldVerdict", "check_meld", "meld_points",
-    "Move", "TableUnsolvableError", "arrange", "best_move", "max_score",
+    "MeldVerdict", "check_meld", "meld_points", "DeclarationError", "Reading", "meld_readings",
+    "Move", "MoveStep", "TableUnsolvableError", "arrange", "best_move", "max_score",
     "Code", "TurnKind", "TurnVerdict", "Violation", "check_table", "check_turn",
     "TableDiff", "diff_tables", "same_table", "LayAnswer", "could_lay",
     "Entry", "EntryKind", "Outcome", "Step", "Turn", "TurnLog",

@@ -83,8 +83,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
     move = best_move(parse_table(_text_arg(args.table)), parse_tiles(args.rack), rules,
                      opened=not args.not_opened)
     if move.placed:
-        text = (f"Play {' '.join(map(str, move.placed))} ({len(move.placed)} tile(s)).\n"
-                f"Table after: {move.table}")
+        steps = [f"  {i}. {s.text[0].upper()}{s.text[1:]}." for i, s in enumerate(move.steps, 1)]
+        text = "\n".join([f"Play {' '.join(map(str, move.placed))} ({len(move.placed)} tile(s)):"]
+                          + steps + [f"Table after: {move.table}"])
     else:
         text = "No tile can be played: draw a tile."
     _emit(args, move.to_dict(), text)
@@ -118,12 +119,25 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
-    data = {name: r.to_dict() for name, r in PRESETS.items()}
+    from .rules import DEPARTURES
+
+    data = {}
     lines = []
     for name, r in PRESETS.items():
+        cites = r.citations()
+        data[name] = {**r.to_dict(),
+                      "citations": {f: {"text": c.text, "quote": c.quote} for f, c in cites.items()},
+                      "departures": [{"text": c.text, "quote": c.quote}
+                                     for c in DEPARTURES.get(name, ())]}
         default = " (default)" if name == DEFAULT_PRESET else ""
         lines.append(f"{name}{default}: {r.title}\n  source: {r.source}")
         lines += [f"  - {line}" for line in r.describe()]
+        lines.append("  cited (rule text in shared/rules/, word for word):")
+        lines += [f"    {f} = {getattr(r, f)!r}: {c.text} \u201c{c.quote}\u201d"
+                  for f, c in cites.items()]
+        if DEPARTURES.get(name):
+            lines.append("  where it departs from text 001, which says instead:")
+            lines += [f"    {c.text} \u201c{c.quote}\u201d" for c in DEPARTURES[name]]
     _emit(args, data, "\n".join(lines))
     return EXIT_OK
 

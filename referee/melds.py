@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
-from typing import Literal, Optional
+from typing import Literal, NamedTuple, Optional
 
 from .rules import Rules, get_rules
-from .tiles import (COLOURS, MAX_NUMBER, MIN_NUMBER, Meld, Tile, TilesLike, format_tiles,
-                    parse_tiles)
+from .tiles import (COLOURS, MAX_NUMBER, MIN_NUMBER, Meld, RummirefError, Tile, TilesLike,
+                    format_tiles, parse_tiles)
 
 MeldKind = Literal["run", "group"]
+
+
+class Reading(NamedTuple):
+    """One way to read a valid meld: its kind, the tile each position stands for (laid order),
+    and whether the run needs its tiles laid in another order."""
+
+    kind: MeldKind
+    stands_for: tuple[Tile, ...]
+    rearranged: bool
 
 
 @dataclass(frozen=True)
@@ -22,6 +32,9 @@ class MeldVerdict:
     ``stands_for``: for a valid meld, the tile each position stands for, in laid order (a joker
     in a group stands for a colour it could be; ``reason`` says when that is a choice).
     ``reason``: one plain sentence, why valid (and what was assumed) or why not.
+    ``assumed``: the tiles as laid leave what a joker stands for open and nobody declared it,
+    so ``stands_for`` is the reading worth most (``meld_readings`` lists them all).
+    ``declared``: the jokers were judged as a player declared them.
     """
 
     ok: bool
@@ -30,6 +43,8 @@ class MeldVerdict:
     points: int
     reason: str
     stands_for: tuple[Tile, ...] = ()
+    assumed: bool = False
+    declared: bool = False
 
     def __bool__(self) -> bool:
         return self.ok
@@ -42,13 +57,15 @@ class MeldVerdict:
 
     def to_dict(self) -> dict:
         return {"meld": str(self.meld), "ok": self.ok, "kind": self.kind, "points": self.points,
-                "reason": self.reason, "stands_for": [str(t) for t in self.stands_for]}
+                "reason": self.reason, "stands_for": [str(t) for t in self.stands_for],
+                "assumed": self.assumed, "declared": self.declared}
 
     @classmethod
     def from_dict(cls, d: dict) -> "MeldVerdict":
         return cls(bool(d["ok"]), Meld(parse_tiles(d["meld"], check=False)), d.get("kind"),
                    int(d["points"]), d["reason"],
-                   parse_tiles(" ".join(d.get("stands_for", ())), check=False))
+                   parse_tiles(" ".join(d.get("stands_for", ())), check=False),
+                   bool(d.get("assumed", False)), bool(d.get("declared", False)))
 
 
 def _joker_note(tiles: tuple[Tile, ...], stands: tuple[Tile, ...]) -> str:
@@ -122,12 +139,118 @@ def _as_run(tiles: tuple[Tile, ...], order: str) -> tuple[Optional[tuple[Tile, .
     return tuple(t if not t.is_joker else Tile(colour, next(missing)) for t in tiles), "", True
 
 
+def _group_readings(tiles: tuple[Tile, ...]) -> list[Reading]:
+    real = [t for t in tiles if not t.is_joker]
+    number = real[0].number
+    missing = [c for c in COLOURS if c not in {t.colour for t in real}]
+    slots = [i for i, t in enumerate(tiles) if t.is_joker]
+    out = []
+    for colours in itertools.permutations(missing, len(slots)):
+        stands = list(tiles)
+        for i, c in zip(slots, colours):
+            stands[i] = Tile(c, number)
+        out.append(Reading("group", tuple(stands), False))
+    return out
+
+
+def _run_readings(tiles: tuple[Tile, ...], rearrange: bool) -> list[Reading]:
+    """Runs as laid (read upward, or downward from across the table) and, with ``rearrange``,
+    every window of numbers the tiles could fill when laid in order."""
+    real = [(i, t) for i, t in enumerate(tiles) if not t.is_joker]
+    colour = real[0][1].colour
+    n = len(tiles)
+    out: list[Reading] = []
+    for step in (1, -1):
+        starts = {t.number - step * i for i, t in real}
+        if len(starts) == 1:
+            start = starts.pop()
+            lo, hi = sorted((start, start + step * (n - 1)))
+            if lo >= MIN_NUMBER and hi <= MAX_NUMBER:
+                out.append(Reading("run", _run_from(start, step, tiles, colour), False))
+    if not rearrange:
+        return out
+    nums = [t.number for _, t in real]
+    slots = [i for i, t in enumerate(tiles) if t.is_joker]
+    laid = {r.stands_for for r in out}
+    for start in range(max(MIN_NUMBER, max(nums) - n + 1), min(min(nums), MAX_NUMBER - n + 1) + 1):
+        gaps = [k for k in range(start, start + n) if k not in nums]
+        for order in set(itertools.permutations(gaps)):
+            stands = list(tiles)
+            for i, k in zip(slots, order):
+                stands[i] = Tile(colour, k)
+            if tuple(stands) not in laid:
+                out.append(Reading("run", tuple(stands), True))
+    return out
+
+
+def _all_readings(t: tuple[Tile, ...], rules: Rules) -> tuple[list[Reading], str, str]:
+    """(every valid reading, why not a run, why not a group). Readings valid as laid come
+    first; runs that need their tiles rearranged follow (only under ``meld_order="any"``)."""
+    run, run_why, _ = _as_run(t, rules.meld_order)
+    group, group_why = _as_group(t)
+    out: list[Reading] = []
+    if run is not None:
+        out += _run_readings(t, rules.meld_order == "any")
+    if group is not None:
+        out += _group_readings(t)
+    return sorted(out, key=lambda r: r.rearranged), run_why, group_why
+
+
+def meld_readings(tiles: "TilesLike | Meld", rules: "Rules | str | None" = None,
+                  kind: Optional[MeldKind] = None,
+                  jokers: "TilesLike | None" = None) -> tuple[Reading, ...]:
+    """Every way the meld can be read, given in laid order, under ``rules``.
+
+    Where the tiles as laid fix what a joker stands for, only those readings count: a run
+    read in the order the tiles lie (either way) or a group. A run that needs its tiles laid
+    in another order is a reading only when nothing as laid is (``meld_order="any"``), or
+    when a declaration asks for it. ``kind`` keeps runs or groups only; ``jokers`` (the
+    tiles the jokers stand for, in laid order) keeps the readings that declaration allows.
+    An invalid meld has no reading.
+    """
+    rules = get_rules(rules)
+    meld = tiles if isinstance(tiles, Meld) else Meld(parse_tiles(tiles, check=False))
+    t = meld.tiles
+    if len(t) < 3 or all(x.is_joker for x in t):
+        return ()
+    declared = _declaration(t, jokers)
+    found, _, _ = _all_readings(t, rules)
+    found = [r for r in found if kind is None or r.kind == kind]
+    if declared is not None:
+        slots = [i for i, x in enumerate(t) if x.is_joker]
+        return tuple(r for r in found if tuple(r.stands_for[i] for i in slots) == declared)
+    laid = [r for r in found if not r.rearranged]
+    return tuple(laid or found)
+
+
+class DeclarationError(RummirefError, ValueError):
+    """A declaration of what jokers stand for that cannot apply to the meld (wrong number of
+    tiles, or a joker declared as a joker)."""
+
+
+def _declaration(t: tuple[Tile, ...], jokers) -> Optional[tuple[Tile, ...]]:
+    if jokers is None:
+        return None
+    declared = parse_tiles(jokers, check=False)
+    count = sum(1 for x in t if x.is_joker)
+    if len(declared) != count or any(d.is_joker for d in declared):
+        raise DeclarationError(
+            f"{format_tiles(t)} holds {count} joker{'s' if count != 1 else ''}: declare "
+            f"{'one numbered tile' if count == 1 else f'{count} numbered tiles'} for "
+            f"{'it' if count == 1 else 'them'}, in the order they lie (got {format_tiles(declared) or 'nothing'})")
+    return declared
+
+
 def check_meld(tiles: "TilesLike | Meld", rules: "Rules | str | None" = None,
-               kind: Optional[MeldKind] = None) -> MeldVerdict:
+               kind: Optional[MeldKind] = None, jokers: "TilesLike | None" = None) -> MeldVerdict:
     """Judge one meld given in laid order: ``check_meld("R7 R8 J R10")``.
 
     ``kind`` (``"run"`` or ``"group"``) judges the meld only as that kind, as when a player
-    declares what a meld with jokers is meant to be.
+    declares what a meld with jokers is meant to be. ``jokers`` declares what the jokers
+    stand for, in the order they lie (``check_meld("K1 J J", jokers="B1 O1")``): the meld is
+    then judged as that reading only. Without a declaration, where the tiles as laid leave a
+    joker's meaning open, the verdict takes the reading worth most and says so
+    (``assumed``).
     """
     if kind not in (None, "run", "group"):
         raise ValueError(f"kind must be 'run', 'group' or None, not {kind!r}")
@@ -140,13 +263,19 @@ def check_meld(tiles: "TilesLike | Meld", rules: "Rules | str | None" = None,
                            f"{meld or 'nothing'}: a meld needs at least 3 tiles, this has {len(t)}")
     if all(x.is_joker for x in t):
         return MeldVerdict(False, meld, None, 0, f"{meld}: a meld needs at least one numbered tile")
-    run, run_why, rearranged = _as_run(t, rules.meld_order)
-    group, group_why = _as_group(t)
-    options = []
-    if run is not None and kind != "group":
-        options.append(("run", run))
-    if group is not None and kind != "run":
-        options.append(("group", group))
+    declared = _declaration(t, jokers)
+    found, run_why, group_why = _all_readings(t, rules)
+    options = [r for r in found if kind is None or r.kind == kind]
+    if declared is not None:
+        slots = [i for i, x in enumerate(t) if x.is_joker]
+        fits = [r for r in options if tuple(r.stands_for[i] for i in slots) == declared]
+        if not fits and options:
+            what = "the joker is declared as" if len(declared) == 1 else "the jokers are declared as"
+            return MeldVerdict(False, meld, None, face,
+                               f"{meld}: {what} {format_tiles(declared)}, which does not make "
+                               f"{'a ' + kind if kind else 'a run or a group'} of these tiles",
+                               declared=True)
+        options = fits
     if not options:
         real = [x for x in t if not x.is_joker]
         same_colour = len({x.colour for x in real}) == 1
@@ -158,26 +287,37 @@ def check_meld(tiles: "TilesLike | Meld", rules: "Rules | str | None" = None,
         else:
             why = f"neither a run ({run_why}) nor a group ({group_why})"
         return MeldVerdict(False, meld, None, face, f"{meld}: {why}")
-    # Both readings possible only with jokers and one numbered tile: take the higher value.
-    kind, stands = max(options, key=lambda o: sum(x.number for x in o[1]))
+    laid = [r for r in options if not r.rearranged]
+    options = laid or options
+    # The reading worth most (runs first on a tie), as the player would count it.
+    best = max(options, key=lambda r: sum(x.number for x in r.stands_for))
+    kind, stands = best.kind, best.stands_for
     points = sum(x.number for x in stands)
     what = f"{kind} of {len(t)} worth {points}"
-    if kind == "run" and rearranged:
+    if kind == "run" and best.rearranged:
         what += f" when laid as {format_tiles(sorted(stands, key=lambda x: x.number))}"
     reason = f"{meld}: a valid {what}{_joker_note(t, stands)}"
-    if len(options) == 2:
-        other = options[1] if options[0][0] == kind else options[0]
-        reason += f" (it could also be read as a {other[0]})"
-    elif kind == "group" and sum(x.is_joker for x in t) and len(t) < len(COLOURS):
+    kinds = {r.kind for r in options}
+    assumed = declared is None and len({r.stands_for for r in options}) > 1
+    if declared is not None:
+        reason += " (as declared)"
+    elif len(kinds) == 2:
+        other = "group" if kind == "run" else "run"
+        reason += f" (it could also be read as a {other})"
+    elif assumed and kind == "group":
         reason += " (or any missing colour)"
-    return MeldVerdict(True, meld, kind, points, reason, stands)
+    elif assumed:
+        reason += " (or the other way round)"
+    return MeldVerdict(True, meld, kind, points, reason, stands, assumed=assumed,
+                       declared=declared is not None)
 
 
 def meld_points(tiles: "TilesLike | Meld", rules: "Rules | str | None" = None,
-                *, for_initial_meld: bool = False) -> int:
-    """Points of a valid meld; with ``for_initial_meld``, jokers count per the rules option."""
+                *, for_initial_meld: bool = False, jokers: "TilesLike | None" = None) -> int:
+    """Points of a valid meld; with ``for_initial_meld``, jokers count per the rules option.
+    ``jokers``: what the jokers were declared to stand for (see :func:`check_meld`)."""
     rules = get_rules(rules)
-    v = check_meld(tiles, rules)
+    v = check_meld(tiles, rules, jokers=jokers)
     if not v.ok:
         return 0
     if for_initial_meld and rules.initial_meld_joker_value == "zero":

@@ -18,7 +18,10 @@ Presets (``rummiref presets`` lists them):
     retrieved with the tile it stands for, from the rack or the table, and must be reused in
     a new set that turn; one minute per turn, and running out of time counts as a failed
     turn (restore, draw three); a round nobody wins goes to the lowest rack, and each loser
-    scores minus the difference to it.
+    scores minus the difference to it. It follows text 003 where 001, the other text of the
+    Sabra rules, says otherwise: 001 gives two minutes a turn, replaces a joker only from the
+    hand, forbids moving tiles of a combination holding a joker, and asks for one
+    combination of 30 (see ``DEPARTURES``).
 ``sabra-way``
     Hertzano's "Sabra Way" leaflet: 50 points in one or more sets; a meld holding a joker may
     be added to but not taken from or rearranged until its joker is retrieved; a retrieved
@@ -36,7 +39,7 @@ The default preset is ``sabra``.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .tiles import RummirefError
 
@@ -113,6 +116,11 @@ class Rules:
             raise UnknownRulesError(f"unknown rule options: {', '.join(sorted(unknown))}")
         return cls(**data)
 
+    def citations(self) -> dict[str, Citation]:
+        """The rule-text sentence behind each option of this preset (empty for custom
+        rules): ``{field name: Citation}``."""
+        return dict(CITATIONS.get(self.name, {}))
+
     def describe(self) -> list[str]:
         """The options as short plain sentences, for the CLI and the scoresheet."""
         single = "in a single set" if self.initial_meld_single_set else "in one or more sets"
@@ -163,7 +171,9 @@ _preset(
 )
 SABRA = _preset(
     name="sabra", title="Sabra (current Original rules)",
-    source="shared/rules 003 (the Original rules with today's sets) and 001",
+    source="shared/rules 003 (the Original rules with today's sets) and 001; where 001 says "
+           "otherwise (a 2-minute timer, a joker replaced from the hand only, joker melds not "
+           "manipulable, one combination of 30) it follows 003",
     initial_meld_points=30, initial_meld_single_set=False,
     joker_penalty=30, joker_melds_manipulable=True,
     joker_replacement_from_table=True, joker_reuse_min_rack_tiles=0,
@@ -191,6 +201,159 @@ _preset(
 )
 
 DEFAULT_PRESET = "sabra"
+
+
+class Citation(NamedTuple):
+    """Where a preset's value comes from: a rule text in ``shared/rules/`` (by its number,
+    ``"003"``) and the sentence that says it, word for word."""
+
+    text: str
+    quote: str
+
+
+_000_PRESSMAN = "000"  # Wikipedia, 2010: the 1998 Pressman American edition
+_003 = "003"  # the Original rules (the "XXL" set's leaflet, retold)
+_004 = "004"  # How to Play Rummikub, The Sabra Way
+
+_SABRA = {
+    "initial_meld_points": Citation(_003, "Players must place sets, valued at least 30 points"),
+    "initial_meld_single_set": Citation(
+        "001", "each player will attempt to make a set of one or more groups or runs that adds "
+               "up to at least 30 points"),
+    "initial_meld_joker_value": Citation(
+        "001", "jokers may be subsitituted for any point value"),
+    "meld_order": Citation(
+        _003, "A “run” is a set of three or more consecutive (one after the other) numbers, "
+              "which are all of the same colour"),
+    "joker_penalty": Citation(
+        _003, "The joker  has a penalty value of 30 points if it remains on a rack"),
+    "joker_melds_manipulable": Citation(
+        _003, "A set containing a joker can have tiles added to it, be split apart or have "
+              "tiles removed from it."),
+    "joker_replacement_from_table": Citation(
+        _003, "The tile used to replace the joker can come from the player's rack or from the "
+              "table."),
+    "joker_reuse_min_rack_tiles": Citation(
+        _003, "A joker that has been replaced must be used in the player's same turn as part "
+              "of a new set."),
+    "joker_group_needs_both_missing": Citation(
+        _003, "In the case of a group of 3, the joker can be replaced by the tile of either "
+              "the missing colours."),
+    "turn_time_limit": Citation(_003, "have a time limit of 1 minute per turn"),
+    "timeout_penalty": Citation(
+        _003, "If by the end of 1 minute the player has failed to successfully manipulate "
+              "tiles on the table, all tilex must be returned to their original position and "
+              "three tiles must be taken from the pool as a penalty."),
+    "failed_turn_draw": Citation(
+        _003, "all tilex must be returned to their original position and three tiles must be "
+              "taken from the pool as a penalty"),
+    "no_winner_winner": Citation(
+        _003, "the player with the lowest count on his or her rack is the winner"),
+    "no_winner_scoring": Citation(
+        _003, "adds up his or her total tile  value and subtract from  it the winners  total. "
+              "This result is scored as a minus amount."),
+}
+
+CITATIONS: dict[str, dict[str, Citation]] = {
+    "pressman-1998": {
+        "initial_meld_points": Citation(
+            _000_PRESSMAN, "For a player's first move, he must play a set with a value of at "
+                           "least 30 points."),
+        "initial_meld_single_set": Citation(
+            _000_PRESSMAN, "he must play a set with a value of at least 30 points"),
+        "initial_meld_joker_value": Citation(
+            _000_PRESSMAN, "with the joker (if played) assuming the value of the tile it is "
+                           "being used in place of"),
+        "meld_order": Citation(
+            _000_PRESSMAN, "Runs are composed of three or more, same-colored tiles, in "
+                           "consecutive number order."),
+        "joker_penalty": Citation(_000_PRESSMAN, "The joker has a penalty value of 30."),
+        "joker_melds_manipulable": Citation(
+            _000_PRESSMAN, "During a player's turn, sets of tiles that have already been "
+                           "played may be manipulated to allow more tiles to be played."),
+        "joker_replacement_from_table": Citation(
+            _000_PRESSMAN, "A player with a tile matching the color and value of a joker may "
+                           "replace the joker with that tile."),
+        "joker_reuse_min_rack_tiles": Citation(
+            _000_PRESSMAN, "The joker must be played that same turn in a set with at least two "
+                           "other tiles from the player's rack."),
+        "joker_group_needs_both_missing": Citation(
+            _000_PRESSMAN, "A player with a tile matching the color and value of a joker may "
+                           "replace the joker with that tile."),
+        "failed_turn_draw": Citation(
+            _000_PRESSMAN, "the offending player must return all sets on the table to their "
+                           "original state, and pick up three tiles as a penalty"),
+        "no_winner_winner": Citation(
+            _000_PRESSMAN, "Should the game result in no winner, the player with the least "
+                           "number of tiles in their rack is the winner."),
+        "no_winner_scoring": Citation(
+            _000_PRESSMAN, "Scoring is then carried out in the normal manner."),
+    },
+    "sabra": _SABRA,
+    "sabra-way": {
+        "initial_meld_points": Citation(
+            _004, "each player must make an initial meld of 50 points in one or more sets"),
+        "initial_meld_single_set": Citation(
+            _004, "each player must make an initial meld of 50 points in one or more sets"),
+        "initial_meld_joker_value": Citation(
+            _004, "its point value is the same as the tile it represents when melding"),
+        "meld_order": Citation(_004, "#4 Blue, Joker (replacing #5 blue), #6 Blue"),
+        "joker_penalty": Citation(_004, "counting 30 points for a joker"),
+        "joker_melds_manipulable": Citation(
+            _004, "A meld containing a Joker may not be manipulated. After a Joker has been "
+                  "taken from a meld as shown above, the meld may be manipulated."),
+        "joker_replacement_from_table": Citation(
+            _004, "You may take a Joker from a run or group in exchange for a tile of the same "
+                  "value from your hand."),
+        "joker_reuse_min_rack_tiles": Citation(
+            _004, "You must use the Joker immediately with 2 more tiles from your hand to make "
+                  "another meld onto the table."),
+        "joker_group_needs_both_missing": Citation(
+            _004, "Under tournament rules, a Joker taken from a group of three tiles must be "
+                  "replaced with both missing tiles."),
+        "turn_time_limit": Citation(_004, "Two minutes per turn - per player."),
+        "timeout_penalty": Citation(
+            _004, "A player who plays past the two-minute time limit must draw one tile from "
+                  "the pool."),
+        "timeout_draw": Citation(
+            _004, "A player who plays past the two-minute time limit must draw one tile from "
+                  "the pool."),
+        "failed_turn_draw": Citation(
+            _004, "must replace the tiles in their original positions, take back the tiles he "
+                  "has melded, and draw three additional tiles from the pool"),
+        "no_winner_winner": Citation(
+            _004, "the player with the lowest count remaining on his rack is considered the "
+                  "winner"),
+        "no_winner_scoring": Citation(
+            _004, "Each of the losers adds up his total remaining tile value, subtracts the "
+                  "winner's total and scores the result as a minus amount"),
+    },
+    "tournament": {
+        **_SABRA,
+        "joker_group_needs_both_missing": Citation(
+            _004, "Under tournament rules, a Joker taken from a group of three tiles must be "
+                  "replaced with both missing tiles."),
+    },
+}
+"""For each preset, the sentence of a rule text behind each of its values. Where a text is
+silent on an option it has no use for (the Pressman rules set no timer), there is none; where
+it sets a rule without an option (the tournament rule is only in 004), the citation is the
+sentence that sets the rule."""
+
+DEPARTURES: dict[str, tuple[Citation, ...]] = {
+    "sabra": (
+        Citation("001", "there is a time limit imposed on turns: 2 minutes"),
+        Citation("001", "Players may, however, replace Jokers with the tile it is supposed to "
+                        "represent if they have it in hand."),
+        Citation("001", "Combinations with Jokers may have additions but can not have tiles "
+                        "moved and rearranged from it (or with it)."),
+        Citation("001", "The first meld must have at least one combination which have a total "
+                        "value of 30 or more points."),
+    ),
+}
+"""Where ``sabra`` (text 003) departs from text 001, the other account of the same rules: a
+2-minute timer there, a joker replaced from the hand only, joker melds not manipulable, one
+combination of 30. ``sabra`` follows 003; each 001 value is an option (``replace(...)``)."""
 
 
 def get_rules(rules: "Rules | str | None" = None) -> Rules:

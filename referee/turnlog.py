@@ -23,6 +23,11 @@ again, and it writes itself to JSON-ready data and back.
 
 A turn is judged against the table as it should be: after a failed turn that nobody put back,
 the next player is judged against the table before the failed turn (:attr:`Turn.unrestored`).
+
+What a joker stands for can be declared with the table it lies in (``push(..., jokers={1:
+"B1 O1"})``, or later with :meth:`TurnLog.declare`, which judges the log again). A
+declaration holds while its joker stays: the next turn is judged against it, and the table
+after that turn carries it on for every joker that stayed.
 """
 
 from __future__ import annotations
@@ -33,8 +38,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
 from .rules import Rules, get_rules
-from .tiles import RummirefError, Table, TableLike, parse_table
-from .turns import TurnVerdict, check_turn
+from .tiles import RummirefError, Table, TableLike, Tile, TilesLike, format_tiles, parse_table
+from .turns import Declarations, TurnVerdict, _declared, check_turn
 
 
 class Outcome(str, enum.Enum):
@@ -65,25 +70,29 @@ class EntryKind(str, enum.Enum):
 class Entry:
     """One input of the log. ``table``: the table seen (not checked: a misreading may hold a
     third copy of a tile); ``elapsed``: seconds a turn took, when timed; ``seat``: for SEAT,
-    whose turn it is now; ``ref``: the caller's name for what was seen (a snapshot id)."""
+    whose turn it is now; ``ref``: the caller's name for what was seen (a snapshot id);
+    ``jokers``: what the jokers of ``table`` were declared to stand for, as sorted
+    ``(meld index, tiles)`` pairs (see :data:`referee.turns.Declarations`)."""
 
     kind: EntryKind
     table: Optional[Table] = None
     elapsed: Optional[float] = None
     seat: Optional[int] = None
     ref: Any = None
+    jokers: tuple[tuple[int, tuple[Tile, ...]], ...] = ()
 
     def to_dict(self) -> dict:
         return {"kind": self.kind.value,
                 "table": str(self.table) if self.table is not None else None,
-                "elapsed": self.elapsed, "seat": self.seat, "ref": self.ref}
+                "elapsed": self.elapsed, "seat": self.seat, "ref": self.ref,
+                "jokers": {str(i): format_tiles(t) for i, t in self.jokers}}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Entry":
         table = d.get("table")
         return cls(EntryKind(d["kind"]),
                    parse_table(table, check=False) if table is not None else None,
-                   d.get("elapsed"), d.get("seat"), d.get("ref"))
+                   d.get("elapsed"), d.get("seat"), d.get("ref"), _declared(d.get("jokers")))
 
 
 @dataclass(frozen=True)
@@ -183,6 +192,7 @@ class TurnLog:
         self._seat = self.first_seat
         self._opened: set[str] = set(self.opened_before)
         self._restore_pending = False
+        self._declared: dict[int, tuple[Tile, ...]] = {}
 
     @property
     def started(self) -> bool:
@@ -218,24 +228,33 @@ class TurnLog:
         return frozenset(self._opened)
 
     @property
+    def declared(self) -> dict[int, tuple[Tile, ...]]:
+        """What the jokers of :attr:`table` stand for, as declared (``{meld index: tiles}``)."""
+        return dict(self._declared)
+
+    @property
     def restore_pending(self) -> bool:
         """Did the last turn fail, with its table not yet put back?"""
         return self._restore_pending
 
     def observe(self, table: TableLike, *, elapsed: Optional[float] = None,
-                end_turn: bool = False, ref: Any = None) -> Step:
+                end_turn: bool = False, ref: Any = None,
+                jokers: "Declarations | None" = None) -> Step:
         """A table seen at the end of a turn (the camera's table went still, or a player
         ended the turn). The first table starts the log; the table as it should be is no
         turn (unless ``end_turn``: then the player drew); after a failed turn, the table
-        before it is the restore; anything else is a turn, judged."""
+        before it is the restore; anything else is a turn, judged. ``jokers``: what its
+        jokers stand for, as declared (``{meld index: "B1 O1"}``)."""
         seen = parse_table(table, check=False)
+        decl = _declared(jokers, seen)
         outcome = self.outcome_of(seen, end_turn=end_turn)
         if outcome is Outcome.START:
-            self._apply(Entry(EntryKind.START, seen, ref=ref))
+            self._apply(Entry(EntryKind.START, seen, ref=ref, jokers=decl))
         elif outcome is Outcome.RESTORED:
-            self._apply(Entry(EntryKind.RESTORE, seen, ref=ref))
+            self._apply(Entry(EntryKind.RESTORE, seen, ref=ref, jokers=decl))
         elif outcome is Outcome.TURN:
-            return Step(outcome, self._apply(Entry(EntryKind.TURN, seen, elapsed, ref=ref)))
+            return Step(outcome, self._apply(Entry(EntryKind.TURN, seen, elapsed, ref=ref,
+                                                   jokers=decl)))
         return Step(outcome)
 
     def outcome_of(self, table: TableLike, *, end_turn: bool = False) -> Outcome:
@@ -249,11 +268,28 @@ class TurnLog:
         return Outcome.TURN
 
     def push(self, after: TableLike, elapsed: Optional[float] = None, *,
-             ref: Any = None) -> Optional[TurnVerdict]:
+             ref: Any = None, jokers: "Declarations | None" = None) -> Optional[TurnVerdict]:
         """Record a turn by the player to move, ending with the table ``after``; returns its
-        verdict (None when ``after`` cannot be judged: see :attr:`Turn.problem`)."""
-        return self._apply(Entry(EntryKind.TURN, parse_table(after, check=False), elapsed,
-                                 ref=ref)).verdict
+        verdict (None when ``after`` cannot be judged: see :attr:`Turn.problem`).
+        ``jokers``: what the jokers of ``after`` stand for, as declared."""
+        table = parse_table(after, check=False)
+        return self._apply(Entry(EntryKind.TURN, table, elapsed, ref=ref,
+                                 jokers=_declared(jokers, table))).verdict
+
+    def declare(self, index: int, meld: int, tiles: "TilesLike | None") -> list[int]:
+        """Declare what the jokers of meld ``meld`` of entry ``index``'s table stand for (in
+        the order they lie; None takes the declaration back) and judge the log again.
+        Returns the numbers of the turns whose verdict changed."""
+        entry = self.entries[index]
+        if entry.table is None:
+            raise ValueError(f"entry {index} holds no table")
+        decl = dict(entry.jokers)
+        if tiles is None:
+            decl.pop(meld, None)
+        else:
+            decl[meld] = tiles
+        self.entries[index] = dataclasses.replace(entry, jokers=_declared(decl, entry.table))
+        return self.replay()
 
     def set_to_move(self, player: str) -> None:
         """A person says whose turn it is (the camera cannot know who sat down first)."""
@@ -310,7 +346,10 @@ class TurnLog:
             self._seat = entry.seat % len(self.players)
             return None
         if entry.kind is not EntryKind.TURN:  # START or RESTORE: the table is this one now
+            kept = _same_melds(self._table, self._declared, entry.table) \
+                if entry.kind is EntryKind.RESTORE else {}
             self._table, self._table_entry = entry.table, index
+            self._declared = {**kept, **dict(entry.jokers)}
             self._restore_pending = False
             return None
         turn = self._judge(entry, index)
@@ -318,6 +357,7 @@ class TurnLog:
         if turn.restore:
             self._restore_pending = True  # the table should go back to `before`
         else:
+            self._declared = {**_carried(turn.verdict, self._declared), **dict(entry.jokers)}
             self._table, self._table_entry = entry.table, index
             self._restore_pending = False
         if turn.verdict is not None and turn.verdict.opened:
@@ -333,7 +373,8 @@ class TurnLog:
         problem = None
         try:
             verdict = check_turn(before, entry.table, rules=self.rules,
-                                 opened=player in self._opened, elapsed=entry.elapsed)
+                                 opened=player in self._opened, elapsed=entry.elapsed,
+                                 jokers=dict(entry.jokers), jokers_before=self._declared)
         except RummirefError as e:
             problem = str(e)
         if verdict is not None and self._restore_pending:
@@ -355,7 +396,9 @@ class TurnLog:
                 "turns": [t.to_dict() for t in self.turns],
                 "state": {"table_entry": self._table_entry, "seat": self._seat,
                           "opened": sorted(self._opened),
-                          "restore_pending": self._restore_pending}}
+                          "restore_pending": self._restore_pending,
+                          "declared": {str(i): format_tiles(t)
+                                       for i, t in sorted(self._declared.items())}}}
 
     @classmethod
     def from_dict(cls, d: dict) -> "TurnLog":
@@ -377,7 +420,42 @@ class TurnLog:
         log._seat = int(state["seat"])
         log._opened = set(state.get("opened", ()))
         log._restore_pending = bool(state.get("restore_pending", False))
+        log._declared = dict(_declared(state.get("declared")))
         return log
+
+
+def _carried(verdict: Optional[TurnVerdict], before: dict) -> dict:
+    """The declarations the table after a turn inherits: each meld whose jokers all stayed,
+    from melds whose jokers were declared, keeps what they stood for."""
+    if verdict is None or not before:
+        return {}
+    stays: dict = {}
+    for f in verdict.jokers:
+        if f.after_meld is None:
+            continue
+        stays.setdefault(f.after_meld, {})[f.after_position] = (
+            None if f.taken or f.before_meld not in before else f.stood_for)
+    out = {}
+    for a, positions in stays.items():
+        slots = [p for p, t in enumerate(verdict.after[a]) if t.is_joker]
+        if all(positions.get(p) is not None for p in slots):
+            out[a] = tuple(positions[p] for p in slots)
+    return out
+
+
+def _same_melds(old: Optional[Table], declared: dict, new: Table) -> dict:
+    """Declarations of ``old`` moved to the identical melds of ``new`` (a table put back)."""
+    if old is None or not declared:
+        return {}
+    free = {i: tuple(sorted(m.tiles)) for i, m in enumerate(old) if i in declared}
+    out = {}
+    for j, m in enumerate(new):
+        key = tuple(sorted(m.tiles))
+        i = next((i for i, k in free.items() if k == key), None)
+        if i is not None:
+            out[j] = declared[i]
+            del free[i]
+    return out
 
 
 def _rules(data: "dict | str") -> Rules:

@@ -11,29 +11,22 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Mapping, Optional
 
-from .melds import MeldVerdict, check_meld, meld_points
+from . import accounts
+from .accounts import JokerFate
+from .codes import (INITIAL_MELD_TOO_LOW, INVALID_MELD, NOT_FROM_RACK,  # noqa: F401 (re-exported)
+                    TABLE_TOUCHED_BEFORE_OPENING, TILES_TAKEN, TIME_EXCEEDED, Code,
+                    JOKER_BEFORE_OPENING, JOKER_GROUP_NEEDS_BOTH, JOKER_MELD_MANIPULATED,
+                    JOKER_NOT_REPLACED, JOKER_NOT_REUSED, JOKER_REPLACEMENT_FROM_TABLE,
+                    Violation)
+from .melds import DeclarationError, MeldVerdict, check_meld, meld_points, meld_readings
 from .rules import Rules, get_rules
-from .tiles import COLOURS, JOKER, Meld, Table, TableLike, Tile, TilesLike, format_tiles, parse_table, parse_tiles
+from .tiles import Meld, Table, TableLike, Tile, TilesLike, format_tiles, parse_table, parse_tiles
 
-class Code(str, enum.Enum):
-    """Why a turn is not valid, most basic first. A ``str`` enum: ``Code.INVALID_MELD ==
-    "invalid-meld"``, and its value is what the JSON forms carry."""
-
-    TILES_TAKEN = "tiles-taken"                  #: a tile on the table before is gone after
-    NOT_FROM_RACK = "not-from-rack"              #: a tile added that the player did not hold
-    INVALID_MELD = "invalid-meld"                #: a meld left invalid at the end of the turn
-    TABLE_TOUCHED_BEFORE_OPENING = "table-touched-before-opening"
-    INITIAL_MELD_TOO_LOW = "initial-meld-too-low"
-    JOKER_MELD_MANIPULATED = "joker-meld-manipulated"
-    JOKER_REPLACEMENT_FROM_TABLE = "joker-replacement-from-table"
-    JOKER_GROUP_NEEDS_BOTH = "joker-group-needs-both"
-    JOKER_NOT_REUSED = "joker-not-reused"
-    TIME_EXCEEDED = "time-exceeded"
-
-    def __str__(self) -> str:
-        return self.value
+Declarations = Mapping[int, TilesLike]
+"""What the jokers of a table stand for, as a player declared: ``{meld index: tiles}``, the
+tiles in the order the meld's jokers lie (``{2: "B1 O1"}``). JSON keys may be strings."""
 
 
 class TurnKind(str, enum.Enum):
@@ -45,36 +38,6 @@ class TurnKind(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
-
-
-# Each code by name at module level too (``turns.INVALID_MELD``).
-TILES_TAKEN = Code.TILES_TAKEN
-NOT_FROM_RACK = Code.NOT_FROM_RACK
-INVALID_MELD = Code.INVALID_MELD
-TABLE_TOUCHED_BEFORE_OPENING = Code.TABLE_TOUCHED_BEFORE_OPENING
-INITIAL_MELD_TOO_LOW = Code.INITIAL_MELD_TOO_LOW
-JOKER_MELD_MANIPULATED = Code.JOKER_MELD_MANIPULATED
-JOKER_REPLACEMENT_FROM_TABLE = Code.JOKER_REPLACEMENT_FROM_TABLE
-JOKER_GROUP_NEEDS_BOTH = Code.JOKER_GROUP_NEEDS_BOTH
-JOKER_NOT_REUSED = Code.JOKER_NOT_REUSED
-TIME_EXCEEDED = Code.TIME_EXCEEDED
-
-
-@dataclass(frozen=True)
-class Violation:
-    code: Code
-    message: str
-    melds: tuple[str, ...] = ()
-    tiles: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict:
-        return {"code": self.code.value, "message": self.message, "melds": list(self.melds),
-                "tiles": list(self.tiles)}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Violation":
-        return cls(Code(d["code"]), d["message"], tuple(d.get("melds", ())),
-                   tuple(d.get("tiles", ())))
 
 
 @dataclass(frozen=True)
@@ -116,7 +79,9 @@ class TurnVerdict:
     the initial meld (for a player who had not opened). ``penalty``: what the preset
     prescribes, in words (``None`` when legal); ``penalty_draw``: how many tiles to draw.
     ``notes``: things worth saying that are not this player's fault (a meld that was
-    already invalid before the turn).
+    already invalid before the turn). ``jokers``: what became of each joker that lay on the
+    table before the turn, in the account that explains the turn (or breaks fewest rules).
+    ``declared``: the declarations of the table after the turn it was judged with.
     """
 
     legal: bool
@@ -134,6 +99,8 @@ class TurnVerdict:
     rules: str
     notes: tuple[str, ...] = ()
     melds: tuple[MeldVerdict, ...] = field(default=(), repr=False)
+    jokers: tuple[JokerFate, ...] = ()
+    declared: tuple[tuple[int, tuple[Tile, ...]], ...] = ()
 
     def __bool__(self) -> bool:
         return self.legal
@@ -152,13 +119,22 @@ class TurnVerdict:
                         f"{format_tiles(self.placed)} laid.")
             else:
                 head = f"Valid turn: {format_tiles(self.placed)} laid."
-            lines = [head]
+            lines = [head] + [self._fate_line(f) for f in self.jokers if f.taken]
         else:
             lines = ["Not valid:"] + [f"- {v.message}" for v in self.violations]
             if self.penalty:
                 lines.append(f"Penalty: {self.penalty}.")
         lines += [f"Note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+    def _fate_line(self, f: JokerFate) -> str:
+        where = "" if f.after_meld is None else f" and laid in {self.after[f.after_meld]}"
+        if not f.replaced_by:
+            return f"The joker was taken from {self.before[f.before_meld]}{where}."
+        src = ", ".join("from the rack" if o is None else f"from {self.before[o]}"
+                        for o in f.replaced_from)
+        return (f"The joker in {self.before[f.before_meld]} was exchanged for "
+                f"{format_tiles(f.replaced_by)} ({src}){where}.")
 
     def to_dict(self) -> dict:
         """The verdict as JSON-ready data; :meth:`from_dict` gives it back."""
@@ -170,6 +146,8 @@ class TurnVerdict:
             "penalty": self.penalty, "penalty_draw": self.penalty_draw, "restore": self.restore,
             "before": str(self.before), "after": str(self.after), "rules": self.rules,
             "notes": list(self.notes), "melds": [m.to_dict() for m in self.melds],
+            "jokers": [f.to_dict() for f in self.jokers],
+            "declared": {str(i): format_tiles(t) for i, t in self.declared},
             "summary": self.summary(),
         }
 
@@ -187,7 +165,9 @@ class TurnVerdict:
             before=parse_table(d.get("before", ""), check=False),
             after=parse_table(d.get("after", ""), check=False),
             rules=d["rules"], notes=tuple(d.get("notes", ())),
-            melds=tuple(MeldVerdict.from_dict(m) for m in d.get("melds", ())))
+            melds=tuple(MeldVerdict.from_dict(m) for m in d.get("melds", ())),
+            jokers=tuple(JokerFate.from_dict(f) for f in d.get("jokers", ())),
+            declared=_declared(d.get("declared")))
 
 
 def _key(meld: Meld) -> tuple:
@@ -204,15 +184,24 @@ def _listing(tiles) -> str:
 
 def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = None, *,
                rules: "Rules | str | None" = None, opened: bool = True,
-               elapsed: Optional[float] = None) -> TurnVerdict:
+               elapsed: Optional[float] = None, jokers: "Declarations | None" = None,
+               jokers_before: "Declarations | None" = None, reasons: bool = True) -> TurnVerdict:
     """Judge a turn from the table ``before`` and ``after`` it.
 
     ``rack``: the player's rack before the turn, if known (then every added tile must come
     from it). ``opened``: whether the player had made the initial meld before this turn.
     ``elapsed``: seconds the turn took, if timed (checked against the preset's limit).
+    ``jokers`` / ``jokers_before``: what the jokers of the table after / before stand for,
+    as declared (``{meld index: "B1 O1"}``); a joker nobody declared may stand for anything
+    the tiles as laid allow, and the turn is legal when some reading and some account of
+    where each tile went keep every rule (see :mod:`referee.accounts`). ``reasons=False``
+    (for searches that only need legal or not): a joker turn that breaks a rule lists the
+    rules one account breaks, not the account closest to legal; ``legal`` is the same.
     """
     rules = get_rules(rules)
     before_t, after_t = parse_table(before), parse_table(after)
+    decl_after = _declared(jokers, after_t)
+    decl_before = dict(_declared(jokers_before, before_t))
     rack_tiles = parse_tiles(rack) if rack is not None else None
     b_count, a_count = Counter(before_t.tiles), Counter(after_t.tiles)
     taken = tuple(sorted((b_count - a_count).elements()))
@@ -238,8 +227,10 @@ def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = N
 
     # Every meld must be valid at the end of the turn; one that was already invalid, untouched,
     # is the previous player's mistake and is noted, not held against this player.
-    before_invalid = Counter(_key(v.meld) for v in (check_meld(m, rules) for m in before_t) if not v.ok)
-    verdicts = tuple(check_meld(m, rules) for m in after_t)
+    before_invalid = Counter(_key(v.meld) for v in (check_meld(m, rules, jokers=decl_before.get(i))
+                                                    for i, m in enumerate(before_t)) if not v.ok)
+    da = dict(decl_after)
+    verdicts = tuple(check_meld(m, rules, jokers=da.get(i)) for i, m in enumerate(after_t))
     for v in verdicts:
         if v.ok:
             continue
@@ -272,8 +263,10 @@ def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = N
                 melds=tuple(str(m) for m in changed_before)))
         if placed:
             kind = TurnKind.OPENING
-            new_only = _new_melds_for_opening(before_t, after_t)
-            pts = [meld_points(m, rules, for_initial_meld=True) for m in new_only]
+            new_idx = _new_melds_for_opening(before_t, after_t)
+            new_only = [after_t[i] for i in new_idx]
+            pts = [meld_points(after_t[i], rules, for_initial_meld=True, jokers=da.get(i))
+                   for i in new_idx]
             initial_points = max(pts, default=0) if rules.initial_meld_single_set else sum(pts)
             if initial_points < rules.initial_meld_points:
                 how = "in a single set" if rules.initial_meld_single_set else "from the new sets together"
@@ -283,7 +276,10 @@ def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = N
                     f"{rules.initial_meld_points}", melds=tuple(str(m) for m in new_only)))
             opened_after = True
 
-    violations += _check_jokers(before_t, after_t, added, rules, opened)
+    judgement = accounts.judge(before_t, after_t, rules, opened,
+                               _readings(before_t, rules, decl_before),
+                               _readings(after_t, rules, da), reasons)
+    violations += judgement.violations
 
     if elapsed is not None and rules.turn_time_limit and elapsed > rules.turn_time_limit:
         violations.append(Violation(
@@ -302,110 +298,45 @@ def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = N
                        f"{draw} tile{'s' if draw != 1 else ''}")
         opened_after = opened
     return TurnVerdict(legal, kind, tuple(violations), placed, taken, opened_after, initial_points,
-                       penalty, draw, restore, before_t, after_t, rules.name, tuple(notes), verdicts)
+                       penalty, draw, restore, before_t, after_t, rules.name, tuple(notes), verdicts,
+                       tuple(judgement.fates), decl_after)
 
 
-def _new_melds_for_opening(before: Table, after: Table) -> list[Meld]:
+def _new_melds_for_opening(before: Table, after: Table) -> list[int]:
+    """Indices of the melds after the turn that were not on the table before."""
     remaining = Counter(_key(m) for m in before)
     out = []
-    for m in after:
+    for i, m in enumerate(after):
         if remaining[_key(m)] > 0:
             remaining[_key(m)] -= 1
         else:
-            out.append(m)
+            out.append(i)
     return out
 
 
-def _check_jokers(before: Table, after: Table, added: Counter, rules: Rules,
-                  opened: bool) -> list[Violation]:
-    """Joker rules, judged from the melds that held a joker before the turn."""
-    out: list[Violation] = []
-    after_counts = [Counter(m.tiles) for m in after]
-    before_counts = [Counter(m.tiles) for m in before]
-    freed = 0
-    for meld in before:
-        if not any(t.is_joker for t in meld):
+def _readings(table: Table, rules: Rules, declared: dict) -> list:
+    """For each meld, the tiles its jokers may stand for: one tuple per reading."""
+    out = []
+    for i, m in enumerate(table):
+        slots = [p for p, t in enumerate(m) if t.is_joker]
+        if not slots:
+            out.append([()])
             continue
-        mc = Counter(meld.tiles)
-        if any(_contains(ac, mc) for ac in after_counts):
-            continue  # the meld is still whole (perhaps added to): its joker did not move
-        verdict = check_meld(meld, rules)
-        real = Counter(t for t in meld.tiles if not t.is_joker)
-        replaced_by: list[Tile] = []
-        if verdict.ok:
-            for _, stands in verdict.jokers:
-                candidates = [stands]
-                if verdict.kind == "group":  # any colour the group lacks frees the joker
-                    candidates = [Tile(c, stands.number) for c in COLOURS
-                                  if real[Tile(c, stands.number)] == 0]
-                hit = _replacement(real, candidates, after_counts, verdict, rules)
-                if hit is not None:
-                    replaced_by.extend(hit)
-                    real = real + Counter(hit)
-        if not replaced_by:
-            if not rules.joker_melds_manipulable and opened:
-                out.append(Violation(
-                    JOKER_MELD_MANIPULATED,
-                    f"{meld} holds a joker: under {rules.title} it may only be added to, not split, "
-                    f"rearranged or taken from, until the joker is retrieved", melds=(str(meld),)))
-            continue
-        freed += sum(1 for t in meld if t.is_joker)
-        if opened and not rules.joker_replacement_from_table:
-            from_table = [t for t in replaced_by if added[t] == 0]
-            if from_table:
-                out.append(Violation(
-                    JOKER_REPLACEMENT_FROM_TABLE,
-                    f"the joker in {meld} was replaced by {_listing(from_table)} from the table; "
-                    f"under {rules.title} the replacing tile must come from the player's rack",
-                    melds=(str(meld),), tiles=tuple(map(str, from_table))))
-        if (rules.joker_group_needs_both_missing and verdict.kind == "group"
-                and len(meld) == 3 and len(replaced_by) < 2):
-            out.append(Violation(
-                JOKER_GROUP_NEEDS_BOTH,
-                f"the joker in the group {meld} may only be taken by adding both missing colours "
-                f"(tournament rule)", melds=(str(meld),), tiles=tuple(map(str, replaced_by))))
-    if freed:
-        out += _check_joker_reuse(after, after_counts, before_counts, added, rules, freed)
+        found = meld_readings(m, rules, jokers=declared.get(i))
+        out.append([tuple(r.stands_for[p] for p in slots) for r in found]
+                   or [(None,) * len(slots)])
     return out
 
 
-def _replacement(real: Counter, candidates: list[Tile], after_counts: list[Counter],
-                 verdict: MeldVerdict, rules: Rules) -> Optional[list[Tile]]:
-    """Which tile(s) took the joker's place: an after meld holding the old meld's tiles and
-    the candidate, with one joker fewer."""
-    jokers_before = sum(1 for t in verdict.meld if t.is_joker)
-    for ac in after_counts:
-        if not _contains(ac, real) or ac[JOKER] >= jokers_before:
-            continue
-        hits = [c for c in candidates if ac[c] > real[c]]
-        if hits:
-            if verdict.kind == "group" and rules.joker_group_needs_both_missing and len(hits) >= 2:
-                return hits[:2]
-            return hits[:1]
-    return None
-
-
-def _check_joker_reuse(after: Table, after_counts, before_counts, added: Counter, rules: Rules,
-                       freed: int) -> list[Violation]:
-    """A freed joker must be played this turn in a new set (with enough rack tiles)."""
-    ok_homes = 0
-    bad: list[str] = []
-    for meld, ac in zip(after, after_counts):
-        jokers = ac[JOKER]
-        if not jokers:
-            continue
-        extends_old = any(_contains(ac, bc) for bc in before_counts)
-        from_rack = sum(min(n, added[t]) for t, n in ac.items() if not t.is_joker)
-        if not extends_old and from_rack >= rules.joker_reuse_min_rack_tiles:
-            ok_homes += jokers
-        elif not any(bc == ac for bc in before_counts):
-            bad.append(str(meld))
-    # Jokers that never moved sit in unchanged melds; only the freed ones need a proper home.
-    if ok_homes >= freed:
-        return []
-    need = (f"in a new set with at least {rules.joker_reuse_min_rack_tiles} other tiles from the rack"
-            if rules.joker_reuse_min_rack_tiles else "in a new set")
-    return [Violation(JOKER_NOT_REUSED,
-                      f"a joker taken from the table must be played again this turn {need}"
-                      + (f"; it was put in {', '.join(bad)}" if bad else ""),
-                      melds=tuple(bad))]
+def _declared(data, table: Optional[Table] = None) -> tuple[tuple[int, tuple[Tile, ...]], ...]:
+    """Declarations as sorted ``(meld index, tiles)`` pairs; checked against ``table``."""
+    if not data:
+        return ()
+    out = []
+    for key, tiles in dict(data).items():
+        i = int(key)
+        if table is not None and not 0 <= i < len(table):
+            raise DeclarationError(f"a declaration names meld {i}, but the table has "
+                                   f"{len(table)} meld{'s' if len(table) != 1 else ''}")
+        out.append((i, parse_tiles(tiles, check=False)))
+    return tuple(sorted(out))

@@ -12,7 +12,8 @@ import ast
 import pytest
 
 from referee import check_meld, get_rules, parse_tiles
-from referee.solver import arrange, best_move, max_score, max_score_counts
+from referee import best_move
+from referee.solver import arrange, max_score, max_score_counts
 from tests.conftest import SHARED, load_cases
 
 CASES = [c for name in ("partition.jsonl", "best_move.jsonl", "max_score.jsonl",

@@ -76,3 +76,13 @@ def test_console_script_is_installed():
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "Valid: 2 meld(s)" in out.stdout
+
+
+def test_hint_prints_steps(capsys):
+    code, out, _ = run(capsys, "hint", "--table", "R4 J R6 | B6 B7 B8 B9 B10", "--rack",
+                       "R5 K9 B9 B8", "--rules", "pressman-1998")
+    assert code == 0
+    assert "1. Swap the joker in R4 J R6 for your R5, then lay it with K9 B9." in out
+    assert "Split B6…B10 at B8." in out
+    code, out, _ = run(capsys, "hint", "--table", "R3 R4 R5", "--rack", "R6", "--json")
+    assert json.loads(out)["steps"][0]["text"] == "add R6 to R3 R4 R5"

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 import referee
 from referee import (ImpossibleTilesError, NotationError, RummirefError, Table, Tile,
                      all_tiles, check_meld, get_rules, meld_points, parse_table, parse_tiles)
-from referee import solver
-from referee.solver import (Move, TableUnsolvableError, arrange, best_move, max_score,
-                            max_score_counts)
+from referee import search as solver
+from referee.hints import Move, best_move
+from referee.opening import rack_weights
+from referee.solver import TableUnsolvableError, arrange, max_score, max_score_counts
 
 AS_LAID = get_rules().replace(meld_order="as-laid")
 # RUMMIREF_SOLVER_EXAMPLES=5000 runs a deeper, random (not derandomized) search
@@ -246,7 +247,7 @@ def test_fast_paths_agree_with_the_plain_search(rnd, table_size, rack_size, joke
     must, must_j = solver._count_grid(table_tiles)
     rack_grid, rack_j = solver._count_grid(rack)
     avail = [[must[v][c] + rack_grid[v][c] for c in range(4)] for v in range(n)]
-    weight, wj = solver._rack_weights(n, get_rules())
+    weight, wj = rack_weights(n, get_rules())
     plain = solver._Search(n, must, avail, weight, must_j, rack_j, wj).solve()[0]
     if plain is None:
         with pytest.raises(TableUnsolvableError):
@@ -291,7 +292,9 @@ def test_dense_tables_agree_with_the_plain_search(rnd, size):
 
 
 def test_module_examples():
-    assert doctest.testmod(solver).failed == 0
+    from referee import solver as arranging, steps
+    for module in (arranging, steps, solver):
+        assert doctest.testmod(module).failed == 0
 
 
 # --- examples ---------------------------------------------------------------------------------

@@ -234,3 +234,23 @@ def test_outcome_of_says_what_a_table_would_be_and_changes_nothing():
     for table in (ANN_OPENS, BEN_FAILS + " | K1 K2"):
         expected = log.outcome_of(table)
         assert log.observe(table).outcome is expected
+
+
+def test_declared_jokers_are_judged_carried_on_and_kept_in_json():
+    # 001: two jokers in one set "must be explicitly declared which tiles they represent"
+    log = TurnLog(["Ann", "Ben"], start="K1 J J | R10 R11 R12", opened=["Ann", "Ben"])
+    log.declare(0, 0, "B1 O1")                      # the group K1 B1 O1
+    assert log.declared == {0: tuple(referee.parse_tiles("B1 O1"))}
+    v = log.push("K1 K2 J | J R5 R6 | R10 R11 R12")  # K2 frees no joker of a group
+    assert not v.legal and Code.JOKER_NOT_REPLACED in v.codes
+    assert log.declare(0, 0, "K2 K3") == [1]         # it was the run K1 K2 K3
+    assert log.turns[0].legal
+    assert log.declared == {0: tuple(referee.parse_tiles("K3"))}   # the K3 joker stayed
+    data = log.to_dict()
+    assert data["entries"][0]["jokers"] == {"0": "K2 K3"}
+    back = TurnLog.from_dict(data)
+    assert back.to_dict() == data and back.declared == log.declared
+    assert TurnLog.from_dict({k: v for k, v in data.items()
+                              if k not in ("turns", "state")}).to_dict() == data
+    with pytest.raises(referee.DeclarationError):
+        log.push("K1 K2 J | J R5 R6 | R10 R11 R12 R13", jokers={7: "K3"})

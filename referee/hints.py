@@ -1,0 +1,534 @@
+"""Hints: the move that lays the most rack tiles (then the most points) as a legal turn under
+the preset, told as steps a person can follow.
+
+How a hint is found, with the player opened:
+
+1. The exact search of :mod:`referee.search` lays the table and the rack freely, every joker
+   anywhere. Its value is an upper bound for every legal turn; with no joker on the table its
+   answer is a legal turn, and with jokers it is when :func:`~referee.check_turn` says so.
+2. Otherwise each meld holding a joker is given its place after the turn explicitly: a meld
+   ``X`` that holds a tile of the old meld and, for each of its jokers, either the joker still
+   standing for its tile (it stays) or that tile itself (the joker was exchanged and is free).
+   Every such ``X`` the tiles allow is tried (runs: every window of numbers; groups: every set
+   of colours), best bound first; the rest of the table and the rack, with the freed jokers
+   to be placed, is solved exactly; every result is judged by ``check_turn``. The search stops
+   when a legal turn reaches the upper bound.
+
+Before any place is tried, each *pattern* (what every joker stands for and whether it stays
+or is exchanged) gets its own relaxed search: a joker that stays counts as the tile it stands
+for wherever it lies, a freed joker goes anywhere. That bounds every turn of the pattern, and
+its answer, with each staying joker put back beside a tile of its old meld, is often a legal
+turn already. Patterns are taken best bound first; the search stops when the best legal turn
+found reaches the next pattern's bound, which proves it best (``Move.exact``). A pattern
+whose relaxed answer is not legal has its places tried, closest to the melds as they lie
+first, at most ``PLACES_PER_PATTERN`` of them and ``PLACES_IN_ALL`` in all; a pattern left
+unsettled (places not all tried, or a freed joker the exact search of the rest laid in an
+old set, or two jokers on the table, where the places leave out turns that merge two joker
+melds or split a two-joker meld between its staying joker and the tile that freed the
+other) keeps its bound, and a hint below it is legal but not proven best. A hint is always a
+legal turn: with no legal play found it says to draw.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .melds import check_meld, meld_points, meld_readings
+from .opening import opening_melds, rack_weights
+from .rules import Rules, get_rules
+from .search import (BIG, MAX_NUMBER, NCOL, _COLOUR_INDEX, _count_grid, _dead_must, _lay,
+                     _lay_valued, _prune_optional, _table_of, _tiles_of)
+from .solver import TableUnsolvableError, arrange
+from .steps import MoveStep, describe
+from .tiles import (COLOURS, JOKER, JOKERS, Meld, Table, TableLike, Tile, TilesLike,
+                    check_counts)
+from .turns import TurnVerdict, check_turn
+
+__all__ = ["Move", "best_move"]
+
+#: places tried for one pattern, and in all, before the hint is given unproven
+PLACES_PER_PATTERN = 6
+PLACES_IN_ALL = 12
+
+
+@dataclass(frozen=True)
+class Move:
+    """The best move for a rack: the tiles to lay and the table that results.
+
+    ``placed``: rack tiles laid (sorted); ``table``: the whole table after the move, every
+    meld valid; ``points``: what the placed tiles would have cost on the rack (face values,
+    a joker ``rules.joker_penalty``); ``remaining``: the rack tiles left; ``opening``: the move
+    was judged under the initial-meld rule; ``initial_points``: what the new melds count
+    toward the initial meld (only for an opening). An empty ``placed`` means: draw a tile.
+    ``steps``: the move as steps a person can follow (:class:`~referee.steps.MoveStep`).
+    ``exact``: proven the best legal turn (see :mod:`referee.hints`).
+    """
+
+    placed: tuple[Tile, ...]
+    table: Table
+    points: int
+    remaining: tuple[Tile, ...] = ()
+    opening: bool = False
+    initial_points: Optional[int] = None
+    steps: tuple[MoveStep, ...] = field(default=(), compare=False)
+    exact: bool = True
+
+    @property
+    def draws(self) -> bool:
+        return not self.placed
+
+    def to_dict(self) -> dict:
+        return {"placed": [str(t) for t in self.placed], "table": str(self.table),
+                "melds": [str(m) for m in self.table.melds], "points": self.points,
+                "tiles_placed": len(self.placed), "remaining": [str(t) for t in self.remaining],
+                "opening": self.opening, "initial_points": self.initial_points,
+                "draws": self.draws, "exact": self.exact,
+                "steps": [s.to_dict() for s in self.steps]}
+
+
+def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = None,
+              opened: bool = True) -> Move:
+    """The move that lays the most rack tiles (ties: the most points) as a legal turn.
+
+    ``opened=True``: the table may be rearranged within the preset's joker rules (taking a
+    joker included); ``opened=False``: the initial-meld rule applies: the melds on the table
+    stay as they are and the new melds use rack tiles only, reaching
+    ``rules.initial_meld_points`` (together, or one set alone with
+    ``rules.initial_meld_single_set``); if that is impossible the move places nothing.
+
+    Raises :class:`TableUnsolvableError` when the table's tiles cannot all be laid in valid
+    melds even with every rack tile's help (the table was misread or is incomplete), and
+    :class:`~referee.NotationError` / :class:`~referee.ImpossibleTilesError` on bad input.
+    """
+    rules = get_rules(rules)
+    table = _table_of(table)
+    rack_tiles = _tiles_of(rack)
+    table_grid, table_j = _count_grid(table.tiles, "the table")
+    rack_grid, rack_j = _count_grid(rack_tiles, "the rack")
+    if table_j + rack_j > JOKERS or any(
+            a + b > 2 for ra, rb in zip(table_grid, rack_grid) for a, b in zip(ra, rb)):
+        check_counts(table.tiles + rack_tiles, "the table and the rack together")  # raises
+    if not opened:
+        return _opening_move(table, rack_tiles, rules)
+    free = _free_move(table, rack_tiles, rules)
+    if not table_j:
+        return _with_steps(free, table, rack_tiles, rules)
+    verdict = check_turn(table, free.table, rack_tiles, rules=rules)
+    if verdict.legal:
+        return _with_steps(free, table, rack_tiles, rules, verdict)
+    return _JokerSearch(table, rack_tiles, rules, free).run()
+
+
+def _tile_points(tile: Tile, rules: Rules) -> int:
+    return rules.joker_penalty if tile.is_joker else tile.number
+
+
+def _value(placed, rules) -> tuple[int, int]:
+    return len(placed), sum(_tile_points(t, rules) for t in placed)
+
+
+def _with_steps(move: Move, table: Table, rack_tiles, rules: Rules,
+                verdict: Optional[TurnVerdict] = None, exact: bool = True) -> Move:
+    if move.placed and verdict is None:
+        verdict = check_turn(table, move.table, rack_tiles, rules=rules)
+    steps = describe(table, move.table, verdict) if move.placed else ()
+    return Move(move.placed, move.table, move.points, move.remaining, move.opening,
+                move.initial_points, steps, exact)
+
+
+def _draw(table: Table, rack_tiles, exact: bool) -> Move:
+    return Move((), table, 0, tuple(rack_tiles), exact=exact)
+
+
+def _split_rack(melds, table_tiles, rack_tiles):
+    """(placed, remaining) rack tiles: what the melds hold beyond the table's own tiles."""
+    laid = Counter(t for m in melds for t in m.tiles)
+    laid.subtract(Counter(table_tiles))
+    placed, remaining = [], []
+    for t in rack_tiles:
+        if laid[t] > 0:
+            laid[t] -= 1
+            placed.append(t)
+        else:
+            remaining.append(t)
+    return tuple(sorted(placed)), tuple(remaining)
+
+
+def _free_move(table: Table, rack_tiles, rules) -> Move:
+    """The best move with every joker free to go anywhere (an upper bound)."""
+    n = MAX_NUMBER
+    must, must_j = _count_grid(table.tiles)
+    rack_grid, rack_j = _count_grid(rack_tiles)
+    total = [[must[v][c] + rack_grid[v][c] for c in range(NCOL)] for v in range(n)]
+    jokers = must_j + rack_j
+    if _dead_must(n, must, total, jokers):
+        raise TableUnsolvableError(_unsolvable_message(table))
+    avail = _prune_optional(n, must, total, jokers)
+    weight, wj = rack_weights(n, rules)
+    melds = _lay(n, must, avail, weight, must_j, rack_j, wj)
+    if melds is None:
+        raise TableUnsolvableError(_unsolvable_message(table))
+    placed, remaining = _split_rack(melds, table.tiles, rack_tiles)
+    # nothing placed: the table stays as it lies, unless it needs the solver's arrangement
+    new_table = Table(melds) if placed or not _all_valid(table, rules) else table
+    return Move(placed, new_table, _value(placed, rules)[1], remaining)
+
+
+def _all_valid(table: Table, rules) -> bool:
+    return all(check_meld(m, rules).ok for m in table.melds)
+
+
+def _unsolvable_message(table: Table) -> str:
+    return (f"the table's {len(table.tiles)} tiles cannot all be laid in valid melds, even with "
+            f"every rack tile: check the table reading ({table or 'empty'})")
+
+
+def _opening_move(table: Table, rack_tiles, rules: Rules) -> Move:
+    if not _all_valid(table, rules):
+        arranged = arrange(table.tiles, rules) if table.tiles else Table()
+        if arranged is None:
+            raise TableUnsolvableError(
+                f"the table's melds are not valid and its tiles cannot be laid in valid melds "
+                f"({table}): check the table reading")
+        table = arranged
+    new_melds = opening_melds(rack_tiles, rules)
+    if new_melds is None:
+        return Move((), table, 0, tuple(rack_tiles), opening=True, initial_points=0)
+    placed, remaining = _split_rack(new_melds, (), rack_tiles)
+    initial = sum(meld_points(m, rules, for_initial_meld=True) for m in new_melds)
+    after = Table(tuple(table.melds) + tuple(new_melds))
+    steps = describe(table, after, None)
+    return Move(placed, after, _value(placed, rules)[1], remaining, opening=True,
+                initial_points=initial, steps=steps)
+
+
+# --- the search with the melds holding a joker placed explicitly -----------------------------
+
+@dataclass
+class _Place:
+    """One candidate place for the jokers of one meld: the meld ``tiles`` (laid order, J for
+    the jokers that stay and for rack jokers), the real tiles it takes (``use``: tile ->
+    (from the table or rack, from the rack only)), the rack jokers it takes and the jokers of
+    the old meld it frees."""
+
+    tiles: tuple[Tile, ...]
+    use: Counter
+    rack_only: Counter
+    rack_jokers: int
+    freed: int
+    pattern: tuple = ()  #: (what its jokers stand for, which of them were exchanged)
+
+
+class _JokerSearch:
+    def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move):
+        self.table, self.rack, self.rules = table, tuple(rack_tiles), rules
+        self.bound = _value(free.placed, rules)
+        self.table_count = Counter(t for t in table.tiles if not t.is_joker)
+        self.rack_count = Counter(t for t in rack_tiles if not t.is_joker)
+        self.rack_j = sum(1 for t in rack_tiles if t.is_joker)
+        self.jmelds = [m for m in table if any(t.is_joker for t in m)]
+        self.others = [m for m in table if not any(t.is_joker for t in m)]
+        # Beyond the upper bound, the places tried cover every legal turn when the table holds
+        # one joker and the rack none (see the module's notes).
+        self.complete = sum(1 for t in table.tiles if t.is_joker) == 1 and not self.rack_j
+        self.rejected = (0, 0)  # the most a candidate dropped for its freed joker laid
+        self.tries = 0
+        self.best: Optional[Move] = None
+        self.best_verdict: Optional[TurnVerdict] = None
+
+    def run(self) -> Move:
+        # A pattern says, for each meld holding a joker, what its jokers stand for and which
+        # of them stay. Each pattern's relaxed search (a joker that stays counts as the tile
+        # it stands for, wherever it lies; a freed joker goes anywhere) bounds every turn of
+        # that pattern, and its answer is often a legal turn already.
+        top = self.bound[0] * BIG + self.bound[1]
+        self._frozen()
+        if self.best is not None and self._weight(self.best.placed) >= top:
+            return self._answer(True)
+        per_meld = [self._patterns(m) for m in self.jmelds]
+        bounds = []
+        # jokers that stay first: their relaxed answers are the likeliest legal turns
+        for pattern in sorted(itertools.product(*per_meld),
+                              key=lambda p: sum(sum(f) for _, f in p)):
+            got = self._relaxed(pattern)
+            if got is None:
+                continue
+            bounds.append((got[0], pattern, got[1]))
+            if self._realize(pattern, got[1]) and self._weight(self.best.placed) >= top:
+                return self._answer(True)
+        bounds.sort(key=lambda x: x[0], reverse=True)
+        options = None
+        unsettled = (0, 0)
+        for k, (bound, pattern, melds) in enumerate(bounds):
+            if self.best is not None and self._weight(self.best.placed) >= bound:
+                break
+            if self._realize(pattern, melds) and self._weight(self.best.placed) >= bound:
+                continue
+            if options is None:
+                options = [self._places(m) for m in self.jmelds]
+            combos = [c for c in itertools.product(*options)
+                      if tuple(p.pattern for p in c) == pattern and self._fits(c)]
+            # places closest to the melds as they lie first
+            combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
+                                          zip(c, self.jmelds)))
+            for k, combo in enumerate(combos):
+                if k == PLACES_PER_PATTERN or self.tries >= PLACES_IN_ALL:
+                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
+                    break
+                self._try(combo)
+                if self.best is not None and self._weight(self.best.placed) >= bound:
+                    break
+            else:
+                if not self.complete:
+                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
+        got = _value(self.best.placed, self.rules) if self.best is not None else (0, 0)
+        return self._answer(got >= unsettled and got >= self.rejected)
+
+    def _answer(self, proven: bool) -> Move:
+        if self.best is None or not self.best.placed:
+            return _draw(self.table, self.rack, proven)
+        return _with_steps(self.best, self.table, self.rack, self.rules, self.best_verdict,
+                           proven)
+
+    def _frozen(self) -> None:
+        """The turn that leaves every meld holding a joker as it lies and solves the rest
+        exactly: always legal when the rest can be laid, and the floor for the search."""
+        combo = []
+        for m in self.jmelds:
+            use = Counter(t for t in m if not t.is_joker)
+            combo.append(_Place(tuple(m.tiles), use, Counter(), 0, 0))
+        if self._fits(combo):
+            self._try(combo)
+
+    def _weight(self, placed) -> int:
+        count, points = _value(placed, self.rules)
+        return count * BIG + points
+
+    def _patterns(self, meld: Meld) -> list:
+        slots = [p for p, t in enumerate(meld) if t.is_joker]
+        readings = {tuple(r.stands_for[p] for p in slots) for r in meld_readings(meld, self.rules)}
+        fates = list(itertools.product((False, True), repeat=len(slots)))
+        return [(stands, fate) for stands in sorted(readings, key=str) for fate in fates]
+
+    def _relaxed(self, pattern):
+        """(bound, melds with each staying joker as its tile) for a pattern, or None when no
+        turn of it exists."""
+        n = MAX_NUMBER
+        table_count = self.table_count.copy()
+        rack_count = self.rack_count
+        must_extra = Counter()
+        freed = 0
+        for stands, fate in pattern:
+            for s, taken in zip(stands, fate):
+                if not taken:
+                    table_count[s] += 1  # the joker, standing for s, is a tile s
+                    continue
+                freed += 1
+                if not self.rules.joker_replacement_from_table:
+                    if rack_count[s] < 1:
+                        return None
+                    must_extra[s] += 1  # a rack s takes its place
+                elif table_count[s] + rack_count[s] < 1:
+                    return None
+        must = [[0] * NCOL for _ in range(n)]
+        avail = [[0] * NCOL for _ in range(n)]
+        for t in set(table_count) | set(rack_count):
+            v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
+            must[v][c] = min(4, table_count[t] + must_extra[t])
+            avail[v][c] = min(4, table_count[t] + rack_count[t])
+        if _dead_must(n, must, avail, freed + self.rack_j):
+            return None
+        avail = _prune_optional(n, must, avail, freed + self.rack_j)
+        weight, wj = rack_weights(n, self.rules)
+        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj)
+        if value is None:
+            return None
+        # the weight of the tiles a rack s adds in place of a joker is not in ``value``
+        extra = sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
+        return value + extra, melds
+
+    def _realize(self, pattern, melds) -> bool:
+        """Turn a pattern's relaxed answer into a turn (each staying joker back in a meld
+        holding its tile, beside a tile of its old meld where it can) and judge it."""
+        if melds is None:
+            return False
+        laid = [list(m.tiles) for m in melds]
+        for (stands, fate), old in zip(pattern, self.jmelds):
+            own = {t for t in old if not t.is_joker}
+            for s, taken in zip(stands, fate):
+                if taken:
+                    continue
+                spots = [(i, p) for i, m in enumerate(laid) for p, t in enumerate(m) if t == s]
+                if not spots:
+                    return False
+                spots.sort(key=lambda ip: not (own & set(laid[ip[0]])))
+                i, p = spots[0]
+                laid[i][p] = JOKER
+        after = Table(laid)
+        placed, remaining = _split_rack(after.melds, self.table.tiles, self.rack)
+        if self.best is not None and self._weight(placed) <= self._weight(self.best.placed):
+            return False
+        verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
+        if not verdict.legal:
+            return False
+        self.best = Move(placed, after, _value(placed, self.rules)[1], remaining)
+        self.best_verdict = verdict
+        return True
+
+    # candidates ---------------------------------------------------------------------------
+
+    def _places(self, meld: Meld) -> list[_Place]:
+        rules = self.rules
+        slots = [p for p, t in enumerate(meld) if t.is_joker]
+        real = [t for t in meld if not t.is_joker]
+        out, seen = [], set()
+        readings = {tuple(r.stands_for[p] for p in slots): r.kind
+                    for r in meld_readings(meld, rules)}
+        fates = [(False,) * len(slots)]
+        fates += [f for f in itertools.product((False, True), repeat=len(slots)) if any(f)]
+        for stands, kind in readings.items():
+            for fate in fates:
+                for place in self._windows(meld, real, stands, kind, fate):
+                    place.pattern = (stands, fate)
+                    key = (place.tiles, tuple(sorted(place.use.items())), place.pattern)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(place)
+        return out
+
+    def _windows(self, meld, real, stands, kind, fate):
+        """Every meld that keeps a tile of ``meld`` and holds each joker's tile: the joker
+        itself where it stays, the tile where it was exchanged."""
+        rules = self.rules
+        whole = not rules.joker_melds_manipulable and not any(fate)
+        stay = {s for s, f in zip(stands, fate) if not f}
+        swap = [s for s, f in zip(stands, fate) if f]
+        if kind == "run":
+            colour = stands[0].colour
+            nums = {s.number for s in stands}
+            own = {t.number for t in real}
+            lo0, hi0 = min(nums | own), max(nums | own)
+            for lo in range(1, min(nums) + 1):
+                for hi in range(max(max(nums), lo + 2), MAX_NUMBER + 1):
+                    if whole and not (lo <= lo0 and hi >= hi0):
+                        continue
+                    if not any(lo <= k <= hi for k in own):
+                        continue
+                    tiles = [Tile(colour, k) for k in range(lo, hi + 1)]
+                    place = self._fill(tiles, stay, swap, whole and real)
+                    if place is not None:
+                        yield place
+        else:
+            number = stands[0].number
+            have = {t.colour for t in real}
+            need = {s.colour for s in stands}
+            if (rules.joker_group_needs_both_missing and swap and len(meld) == 3):
+                need |= {c for c in COLOURS if c not in have}
+            for size in (3, 4):
+                for cols in itertools.combinations(COLOURS, size):
+                    cs = set(cols)
+                    if not need <= cs or not (cs & have) or (whole and not have <= cs):
+                        continue
+                    tiles = [Tile(c, number) for c in cols]
+                    place = self._fill(tiles, stay, swap, ())
+                    if place is not None:
+                        yield place
+
+    def _fill(self, tiles, stay, swap, must_hold):
+        """A _Place for the meld ``tiles`` (in order), or None if the tiles are not there."""
+        use, rack_only = Counter(), Counter()
+        laid, rack_jokers = [], 0
+        for t in tiles:
+            if t in stay:
+                laid.append(JOKER)
+                continue
+            if t in swap and not self.rules.joker_replacement_from_table:
+                if self.rack_count[t] - rack_only[t] < 1:
+                    return None
+                rack_only[t] += 1
+                laid.append(t)
+                continue
+            if self.table_count[t] + self.rack_count[t] - use[t] - rack_only[t] >= 1:
+                use[t] += 1
+                laid.append(t)
+            elif rack_jokers < self.rack_j and t not in swap:
+                rack_jokers += 1
+                laid.append(JOKER)
+            else:
+                return None
+        return _Place(tuple(laid), use, rack_only, rack_jokers, len(swap))
+
+    def _fits(self, combo) -> bool:
+        use = Counter()
+        for p in combo:
+            use.update(p.use)
+            use.update(p.rack_only)
+        if any(self.table_count[t] + self.rack_count[t] < n for t, n in use.items()):
+            return False
+        rack_only = Counter()
+        for p in combo:
+            rack_only.update(p.rack_only)
+        if any(self.rack_count[t] < n for t, n in rack_only.items()):
+            return False
+        return sum(p.rack_jokers for p in combo) <= self.rack_j
+
+    def _bound(self, combo) -> tuple[int, int]:
+        """Rack tiles (and points) the combo could lay at most: the places' own rack tiles
+        and every rack tile left."""
+        use = Counter()
+        for p in combo:
+            use.update(p.use)
+            use.update(p.rack_only)
+        left = self.rack_count.copy()
+        from_rack = sum(p.rack_jokers for p in combo)
+        for t, n in use.items():
+            extra = max(0, n - self.table_count[t])
+            left[t] -= extra
+        tiles = sum(left.values()) + self.rack_j
+        points = sum(t.number * n for t, n in left.items()) \
+            + self.rack_j * self.rules.joker_penalty
+        placed_in = sum(max(0, n - self.table_count[t]) for t, n in use.items())
+        placed_points = sum(t.number * max(0, n - self.table_count[t]) for t, n in use.items())
+        return (tiles + placed_in - (self.rack_j - from_rack) + (self.rack_j - from_rack),
+                points + placed_points)
+
+    # solving the rest -----------------------------------------------------------------------
+
+    def _try(self, combo) -> None:
+        self.tries += 1
+        n = MAX_NUMBER
+        must = [[0] * NCOL for _ in range(n)]
+        avail = [[0] * NCOL for _ in range(n)]
+        use, rack_only = Counter(), Counter()
+        for p in combo:
+            use.update(p.use)
+            rack_only.update(p.rack_only)
+        for t in set(self.table_count) | set(self.rack_count):
+            v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
+            tc, rc = self.table_count[t], self.rack_count[t]
+            must[v][c] = max(0, tc - use[t])
+            avail[v][c] = tc + rc - use[t] - rack_only[t]
+            if avail[v][c] < must[v][c]:
+                return
+        freed = sum(p.freed for p in combo)
+        opt_j = self.rack_j - sum(p.rack_jokers for p in combo)
+        if _dead_must(n, must, avail, freed + opt_j):
+            return
+        avail = _prune_optional(n, must, avail, freed + opt_j)
+        weight, wj = rack_weights(n, self.rules)
+        melds = _lay(n, must, avail, weight, freed, opt_j, wj)
+        if melds is None:
+            return
+        after = Table([Meld(p.tiles) for p in combo] + list(melds))
+        placed, remaining = _split_rack(after.melds, self.table.tiles, self.rack)
+        verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
+        if not verdict.legal:
+            if freed:  # a freed joker went where the rules forbid: this is all it could lay
+                self.rejected = max(self.rejected, _value(placed, self.rules))
+            return
+        move = Move(placed, after, _value(placed, self.rules)[1], remaining)
+        if self.best is None or _value(placed, self.rules) > _value(self.best.placed, self.rules):
+            self.best, self.best_verdict = move, verdict

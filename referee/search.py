@@ -1,0 +1,732 @@
+"""The exact search behind every solver question: which of these tiles can be laid in valid
+melds, and how, with the most weight laid.
+
+The method is the dynamic programme over numbers of van Rijn, Takes and Vis ("The complexity
+of Rummikub problems", 2015), extended to jokers and to the questions a referee asks.
+
+Numbers are processed from 1 to 13. Before number ``v`` the state holds, per colour, the
+lengths of the runs still open (each 1, 2 or "3 or more"), how many jokers are used so far
+and, for the initial meld, the points laid so far (capped at the threshold). At number ``v``
+each colour decides how many of its tiles ``(colour, v)`` to use, how many of them go into
+groups of number ``v``, and how many jokers stand for ``(colour, v)`` in runs. A run of
+length 1 or 2 must go on; a run of 3 or more may stop; extra run slots start new runs.
+Letting a run of 3+ go on always beats stopping it and starting a new one at the same number,
+so the state after a number is fixed by how many run slots a colour fills, and equal runs
+are interchangeable (a colour's state is a sorted tuple: 35 states). Groups are checked once
+per number: with ``g_c`` tiles of colour ``c`` in groups (at most one per group) and ``j``
+jokers, ``k`` groups of 3-4 exist exactly when ``max g_c <= k`` and ``3k <= sum g + j <= 4k``.
+Every meld has at least three tiles and a set has two jokers, so no meld is jokers only.
+
+Speed, without giving up exactness:
+
+* Colours are decided one after another inside a number (a "profile" DP), so a number costs
+  a sum, not a product, over the colours; the moves from a state are computed once per
+  process for each local situation and replayed as integer key deltas.
+* The search is a memoised depth-first search with bounds: it stops a branch when the
+  remaining tiles cannot beat what it has (arranging stops at the first arrangement; a move
+  that lays the whole rack stops there), and a best move asks "all rack tiles?", "all but
+  one?", ... so that every branch that cannot reach the bar is cut at once.
+* Jokers are first treated as optional (never in a group of four, never starting a run that
+  could as well end with it); the unused ones are fitted into the melds afterwards. That
+  works unless every meld is a group of four; then the plain search, which places every
+  joker anywhere, decides. With jokers optional, a state dead with some jokers left is dead
+  with fewer left too.
+* The same problem is solved reading the numbers upward and downward, in turns with a
+  growing budget, and the first to finish wins: an obstacle near one end makes the search
+  from the other end walk through every way of reaching it.
+* Rack tiles that cannot be in any meld are left out before the search, and runs of 1-2 tiles
+  look two numbers ahead for the tiles they need.
+
+The questions built on it live in :mod:`referee.solver` (arranging a table), :mod:`referee.opening`
+(the initial meld) and :mod:`referee.hints` (the best move).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Optional, Sequence
+
+from .tiles import (COLOURS, JOKER, JOKERS, MAX_NUMBER, Meld, Table, Tile, check_counts,
+                    parse_table, parse_tiles)
+
+NCOL = len(COLOURS)
+_NEG = -(1 << 60)  #: "no arrangement from here"
+BIG = _BIG = 1 << 16  #: a placed tile outweighs any number of points (lexicographic objective)
+
+
+# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------
+# Per-colour run states: sorted tuples of open-run lengths (1, 2, or 3 meaning "3 or more"),
+# at most four runs (two copies of a tile and two jokers standing for it). _TRANS[s][r] is
+# the state after filling r run slots at the next number (-1: a run of 1-2 would stop short):
+# runs of 1-2 go on first, then runs of 3+, then new runs start. Stopping a run of 3+ while
+# starting a new one at the same number is never better than letting the run go on.
+
+_BITS = 6  # bits per colour state in a search key
+_CMASK = (1 << _BITS) - 1
+
+
+def _build_states():
+    states = [combo for size in range(5)
+              for combo in itertools.combinations_with_replacement((1, 2, 3), size)]
+    index = {s: i for i, s in enumerate(states)}
+    trans = []
+    for s in states:
+        must = [l for l in s if l < 3]
+        m, t = len(must), len(s) - len(must)
+        grown = [l + 1 for l in must]
+        row = []
+        for r in range(5):
+            if r < m:
+                row.append(-1)
+            elif r <= m + t:
+                row.append(index[tuple(sorted(grown + [3] * (r - m)))])
+            else:
+                row.append(index[tuple(sorted(grown + [3] * t + [1] * (r - m - t)))])
+        trans.append(tuple(row))
+    closable = tuple(all(l == 3 for l in s) for s in states)
+    need1 = tuple(sum(1 for l in s if l < 3) for s in states)  # need a tile next number
+    need2 = tuple(sum(1 for l in s if l == 1) for s in states)  # and the one after
+    return tuple(states), tuple(trans), closable, need1, need2
+
+
+_STATES, _TRANS, _CLOSABLE, _NEED1, _NEED2 = _build_states()
+_TILE = {(c, number): Tile(colour, number) for c, colour in enumerate(COLOURS)
+         for number in range(1, MAX_NUMBER + 1)}
+_COLOUR_INDEX = {colour.value: c for c, colour in enumerate(COLOURS)}
+
+
+# _GROUPS_OK[total][most]: can `total` group slots at one number, at most `most` of one colour,
+# form groups of 3-4 distinct colours?  (k groups: most <= k and 3k <= total <= 4k)
+_GROUPS_OK = tuple(tuple(any(most <= k and 3 * k <= total <= 4 * k for k in range(0, 5))
+                         for most in range(4)) for total in range(13))
+
+# the fewest jokers that complete the groups of one number, one entry per group count k
+_MIN_GROUP_JOKERS = tuple(tuple(sorted({max(0, 3 * k - total) for k in range(0, 5)
+                                        if most <= k and total <= 4 * k and 3 * k - total <= 2})
+                                for most in range(4)) for total in range(13))
+
+_SHIFT_J = _BITS * NCOL  # jokers used
+_SHIFT_G = _SHIFT_J + 2  # group slots of real tiles so far at this number
+_SHIFT_M = _SHIFT_G + 4  # most real tiles of one colour in this number's groups
+_SHIFT_P = _SHIFT_M + 2  # initial-meld points so far (capped)
+_MASK_GM = (15 << _SHIFT_G) | (3 << _SHIFT_M)
+_NOT_J = ~(3 << _SHIFT_J)
+
+
+# In the relaxed search a joker may start a run only three numbers or less from the top (10
+# and up, in the search's own reading order). A run that starts with a joker (J 4 5, J J 5,
+# J 4 J) is as good laid the other way round (4 5 J, 5 J J, 4 J J) when there is room above;
+# a longer one (J 4 5 6) does not need its joker at all. So nothing is lost, and jokers stop
+# spawning new runs everywhere.
+
+_OPTIONS: dict = {}
+_STEPS: dict = {}
+
+
+def _options(sc, jl, must, avail, w, cap1, cap2, number, zero_jokers, joker_starts, relaxed):
+    """The choices of one colour at one number, from run state ``sc`` with ``jl`` jokers left:
+    (new state, tiles into groups, jokers into runs, weight gained, points, tiles used).
+    ``must``/``avail``: tiles of this colour and number that have to / may be laid; ``cap1``,
+    ``cap2``: tiles of this colour at the next two numbers (-1: none exist)."""
+    row = _TRANS[sc]
+    runs = len(_STATES[sc])
+    opts = []
+    for u in range(avail, must - 1, -1):  # more optional tiles first
+        for jr in range(0, jl + 1 if not relaxed or u == avail else 1):
+            # (relaxed: a joker never stands for a tile of this number and colour that is
+            # left unused or put in a group: the tile itself could take its place)
+            spare = jl - jr
+            points = u * number if zero_jokers else (u + jr) * number
+            for g in range(0, (min(u, 2) if not (relaxed and jr) else 0) + 1):
+                r = u - g + jr
+                if r > 4:
+                    continue
+                if not joker_starts and jr > min(r, runs):
+                    continue  # a joker would start a run: it could as well end it (see above)
+                ns = row[r]
+                if ns < 0:
+                    continue
+                need1 = _NEED1[ns]
+                if need1:
+                    if cap1 < 0 or need1 > cap1 + spare:
+                        continue
+                    need2 = _NEED2[ns]
+                    if need2 and (cap2 < 0 or need2 > cap2 + spare):
+                        continue
+                opts.append((ns, g, jr, (u - must) * w, points, u))
+    return tuple(opts)
+
+
+def _bars(units):
+    """The tile counts to ask about, highest first: every count near the top (where a bar
+    prunes hardest), then in steps that grow, so a rack that lays far fewer than all its
+    tiles is not asked about every count in between. A count cleared gives the exact best
+    (the search returns the true value whenever it beats its bar)."""
+    count, step = units, 1
+    while count > 0:
+        yield count
+        if units - count >= 3:
+            step *= 2
+        count -= step
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _solve_both_ways(*args, **kw):
+    """Solve reading the numbers upward and downward in turns, with a growing budget of
+    states each, and keep the first that finishes: an obstacle near one end makes the search
+    from the other end walk through every way of reaching it. Returns (search, value,
+    decisions); the memo of each direction survives its interruptions."""
+    searches = [_Search(*args, **kw), _Search(*args, reverse=True, **kw)]
+    budget = 100
+    while True:
+        for search in searches:
+            search.budget = budget
+            try:
+                value, decisions = search.solve()
+            except _OutOfBudget:
+                continue
+            return search, value, decisions
+        budget *= 2
+
+
+class _Search:
+    """One solve. ``must[v][c]`` tiles of colour c, number v+1 have to be laid; up to
+    ``avail[v][c]`` may be; each optional one laid is worth ``weight[v][c]``. ``must_j`` jokers
+    have to be laid, ``opt_j`` more may be, each worth ``wj``. With ``threshold`` > 0 the laid
+    tiles must reach that many points (a joker counts the number it stands for, or 0 with
+    ``zero_jokers``).
+
+    ``relaxed``: any number of jokers up to ``must_j + opt_j`` may be used, and the value
+    counts every optional joker as laid; a joker then never goes where it could be left out
+    or moved: into a group of four, at the start of a run with room above, or standing for a
+    tile of its own number and colour that lies unused or in a group. The caller fits the
+    unused jokers into the melds afterwards (always possible unless every meld is a group of
+    four) or solves again unrelaxed. Fewer jokers used is then never worse, which prunes.
+    ``reverse``: read the numbers from the top down (the same problem, mirrored).
+    """
+
+    def __init__(self, n, must, avail, weight, must_j, opt_j, wj, threshold=0, zero_jokers=False,
+                 relaxed=False, reverse=False):
+        if reverse:  # the same problem read from 13 down to 1 (runs and groups are symmetric)
+            if threshold:
+                raise ValueError("initial-meld points are counted reading upward only")
+            must, avail, weight = must[::-1], avail[::-1], weight[::-1]
+        self.reverse = reverse
+        self.budget = None  # new states this search may still visit (None: no limit)
+        self.n = n
+        self.relaxed = relaxed
+        self.joker_bonus = opt_j * wj
+        self.must, self.avail, self.weight = must, avail, weight
+        self.must_j, self.jokers, self.wj = must_j, must_j + opt_j, wj
+        self.threshold = threshold
+        self.zero_jokers = zero_jokers
+        self.end = n * NCOL
+        self.memo = [dict() for _ in range(self.end + 1)]
+        self.dead = [dict() for _ in range(self.end + 1)]
+        self.bound = [dict() for _ in range(self.end + 1)]
+        # lexicographic objective (tiles, then points): each optional tile weighs _BIG + points
+        self.unit = _BIG if wj >= _BIG or any(x >= _BIG for row in weight for x in row) else 0
+        self.units = opt_j + sum(avail[v][c] - must[v][c] for v in range(n) for c in range(NCOL))
+        self.step_cache: dict = {}
+        # no weights: the only question is whether everything can be laid
+        self.feasibility = not wj and not any(x for row in weight for x in row)
+        # best value still to gain from each position on: every optional tile and joker laid
+        ub = [0] * (self.end + 1)
+        ub[self.end] = opt_j * wj
+        for pos in range(self.end - 1, -1, -1):
+            v, c = divmod(pos, NCOL)
+            ub[pos] = ub[pos + 1] + (avail[v][c] - must[v][c]) * weight[v][c]
+        self.ub = ub
+        # most tiles the later colours of the same number could add to its groups
+        room = []
+        for row in avail:
+            capped = [k if k < 2 else 2 for k in row]
+            room += [capped[1] + capped[2] + capped[3], capped[2] + capped[3], capped[3], 0]
+        self.group_room = room
+
+    def options(self, v, c, sc, jl):
+        """(new state, tiles in groups, jokers in runs, weight, points, tiles used) for one
+        colour at one number, from run state ``sc`` with ``jl`` jokers left. Shared by all
+        searches (the key holds everything the list depends on)."""
+        must, avail, w = self.must[v][c], self.avail[v][c], self.weight[v][c]
+        # look ahead: runs of 1-2 tiles need tiles (or jokers) of this colour next, and
+        # nothing comes after the last number, not even a joker
+        cap1, cap2 = self._caps(v, c)
+        number = (v + 1) if self.threshold else 0
+        key = (sc, jl, must, avail, w, cap1, cap2, number, self.zero_jokers,
+               not self.relaxed or v + 1 >= self.n - 3, self.relaxed)
+        opts = _OPTIONS.get(key)
+        if opts is None:
+            opts = _OPTIONS[key] = _options(*key)
+        return opts
+
+    def _caps(self, v, c):
+        """Tiles of colour c the next two numbers hold (-1: no such number), for the
+        lookahead: runs of 1-2 tiles must find tiles (or jokers) there."""
+        return (self.avail[v + 1][c] if v + 1 < self.n else -1,
+                self.avail[v + 2][c] if v + 2 < self.n else -1)
+
+    def closings(self, key, number):
+        """After the last colour of a number: the ways to complete its groups with jokers,
+        as (key for the next number, jokers added)."""
+        g_total = (key >> _SHIFT_G) & 15
+        most = (key >> _SHIFT_M) & 3
+        used = (key >> _SHIFT_J) & 3
+        base = key & ~_MASK_GM
+        out = []
+        if self.relaxed:  # only jokers a group needs: none in a group of four
+            allowed = _MIN_GROUP_JOKERS[g_total][most]
+        else:
+            allowed = range(0, self.jokers - used + 1)
+        for jg in allowed:
+            if jg + used <= self.jokers and _GROUPS_OK[g_total + jg][most]:
+                nk = base + (jg << _SHIFT_J)
+                if jg and self.threshold and not self.zero_jokers:
+                    nk = self._add_points(nk, jg * number)
+                out.append((nk, jg))
+        return out
+
+    def _add_points(self, key, points):
+        p = (key >> _SHIFT_P)
+        np_ = min(self.threshold, p + points)
+        return key + ((np_ - p) << _SHIFT_P)
+
+    def terminal(self, key):
+        for c in range(NCOL):
+            if not _CLOSABLE[(key >> (_BITS * c)) & _CMASK]:
+                return _NEG
+        if self.threshold and (key >> _SHIFT_P) < self.threshold:
+            return _NEG
+        if self.relaxed:
+            return self.joker_bonus
+        used = (key >> _SHIFT_J) & 3
+        if used < self.must_j:
+            return _NEG
+        return (used - self.must_j) * self.wj
+
+    def children(self, pos, key):
+        """(weight gained, child key, decision) for each move at this position."""
+        v, c = divmod(pos, NCOL)
+        shift = _BITS * c
+        sc = (key >> shift) & _CMASK
+        used = (key >> _SHIFT_J) & 3
+        m0 = (key >> _SHIFT_M) & 3
+        threshold = self.threshold
+        for ns, g, jr, dw, points, u in self.options(v, c, sc, self.jokers - used):
+            nk = key + ((ns - sc) << shift) + (jr << _SHIFT_J) + (g << _SHIFT_G)
+            if g > m0:
+                nk += (g - m0) << _SHIFT_M
+            if threshold and points:
+                nk = self._add_points(nk, points)
+            if c == NCOL - 1:
+                for ck, jg in self.closings(nk, v + 1):
+                    yield dw, ck, (u, g, jr, jg)
+            else:
+                yield dw, nk, (u, g, jr, 0)
+
+    def _steps(self, pos, key):
+        """Every move from this position as (key delta, weight), in search order. The list
+        depends only on the tiles at this number and the next two, this colour's runs, the
+        jokers used and the group tallies of the number so far: it is shared by all searches
+        (a process-wide cache) and computed once for each of those."""
+        v, c = divmod(pos, NCOL)
+        sc = (key >> (_BITS * c)) & _CMASK
+        gkey = (c, sc, key >> _SHIFT_J, self.must[v][c], self.avail[v][c], self.weight[v][c],
+                self._caps(v, c), self.group_room[pos], self.jokers, self.relaxed,
+                not self.relaxed or v + 1 >= self.n - 3,
+                self.threshold and (v + 1, self.threshold, self.zero_jokers))
+        steps = _STEPS.get(gkey)
+        if steps is not None:
+            return steps
+        out = []
+        for dw, ck, _ in self.children(pos, key):
+            if c != NCOL - 1:
+                g1 = (ck >> _SHIFT_G) & 15
+                if g1:  # groups begun at this number must still be able to reach 3 tiles
+                    m1 = (ck >> _SHIFT_M) & 3
+                    spare = self.jokers - ((ck >> _SHIFT_J) & 3)
+                    if g1 + self.group_room[pos] + spare < 3 * max(m1, 1):
+                        continue
+            out.append((ck - key, dw))
+        if len(_STEPS) > 50_000:  # about 20 MB; what is dropped is rebuilt on demand
+            _STEPS.clear()
+        steps = _STEPS[gkey] = tuple(out)
+        return steps
+
+    def value(self, pos, key, alpha=_NEG):
+        """The best value still to gain from this position and key (_NEG: impossible), if it
+        is more than ``alpha``; otherwise some number <= alpha (the caller cannot use more).
+        Exact values are memoised in ``memo``, "at most" answers in ``bound``."""
+        memo = self.memo[pos]
+        val = memo.get(key)
+        if val is not None:
+            return val
+        if pos == self.end:
+            val = self.terminal(key)
+            memo[key] = val
+            return val
+        bound = self.bound[pos].get(key)
+        if bound is not None and bound <= alpha:
+            return bound
+        if self.relaxed:
+            # with jokers optional, a state that is dead with some jokers left is dead with
+            # fewer left too
+            dead = self.dead[pos].get(key & _NOT_J)
+            if dead is not None and dead <= (key >> _SHIFT_J) & 3:
+                memo[key] = _NEG
+                return _NEG
+        ub = self.ub[pos]
+        if ub <= alpha:
+            return ub
+        if self.budget is not None:
+            self.budget -= 1
+            if self.budget < 0:
+                raise _OutOfBudget
+        best = _NEG
+        floor = alpha  # what a child must beat to matter: max(best, alpha)
+        nxt = pos + 1
+        ub_next = self.ub[nxt]
+        memo_next = self.memo[nxt]
+        # the moves depend on the position, this colour's runs and the high fields of the key
+        tkey = (key >> _SHIFT_J) << 15 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 9 | pos
+        steps = self.step_cache.get(tkey)
+        if steps is None:
+            steps = self.step_cache[tkey] = self._steps(pos, key)
+        value = self.value
+        for delta, dw in steps:
+            if dw + ub_next <= floor:
+                continue  # even the best future cannot beat what we have
+            nk = key + delta
+            child = memo_next.get(nk)
+            if child is None:
+                child = value(nxt, nk, floor - dw)
+            if child > _NEG and dw + child > best:
+                best = dw + child
+                if best > floor:
+                    floor = best
+                if best >= ub:
+                    break
+        used = (key >> _SHIFT_J) & 3
+        if best > alpha or alpha == _NEG:
+            memo[key] = best  # exact: every child that could beat it was searched fully
+            if best == _NEG and self.relaxed:
+                known = self.dead[pos].get(key & _NOT_J)
+                if known is None or used < known:
+                    self.dead[pos][key & _NOT_J] = used
+            return best
+        self.bound[pos][key] = alpha  # the true value is at most alpha
+        return alpha
+
+    def alive(self, pos, key):
+        """``value`` for a question without weights (can everything be laid?): 0 or _NEG,
+        with less bookkeeping."""
+        memo = self.memo[pos]
+        val = memo.get(key)
+        if val is not None:
+            return val
+        if pos == self.end:
+            val = memo[key] = self.terminal(key)
+            return val
+        used = (key >> _SHIFT_J) & 3
+        if self.relaxed:
+            dead = self.dead[pos].get(key & _NOT_J)
+            if dead is not None and dead <= used:
+                memo[key] = _NEG
+                return _NEG
+        if self.budget is not None:
+            self.budget -= 1
+            if self.budget < 0:
+                raise _OutOfBudget
+        nxt = pos + 1
+        memo_next = self.memo[nxt]
+        tkey = (key >> _SHIFT_J) << 15 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 9 | pos
+        steps = self.step_cache.get(tkey)
+        if steps is None:
+            steps = self.step_cache[tkey] = self._steps(pos, key)
+        alive = self.alive
+        val = _NEG
+        for delta, _ in steps:
+            nk = key + delta
+            child = memo_next.get(nk)
+            if child is None:
+                child = alive(nxt, nk)
+            if child == 0:
+                val = 0
+                break
+        memo[key] = val
+        if val == _NEG and self.relaxed:
+            known = self.dead[pos].get(key & _NOT_J)
+            if known is None or used < known:
+                self.dead[pos][key & _NOT_J] = used
+        return val
+
+    def solve(self):
+        """(best value, decisions[v][c] = (u, g, jr, jg)) or (None, None)."""
+        if self.feasibility:
+            return self._solve_feasibility()
+        best = _NEG
+        if self.unit:
+            # Each laid tile is worth ``unit`` plus its points: ask "all of them?", then "all
+            # but one?", ... A high bar prunes every branch that cannot reach it, and the first
+            # bar cleared gives the exact best (what fails leaves valid bounds in the memo).
+            for count in _bars(self.units):
+                bar = count * self.unit - 1
+                got = self.value(0, 0, bar)
+                if got > bar:
+                    best = got
+                    break
+        if best == _NEG:
+            best = self.value(0, 0)
+        self.budget = None
+        if best <= _NEG:
+            return None, None
+        decisions = [[None] * NCOL for _ in range(self.n)]
+        pos, key, target = 0, 0, best
+        while pos < self.end:
+            for dw, ck, dec in self.children(pos, key):
+                need = target - dw
+                if need <= _NEG:
+                    continue
+                child = self.value(pos + 1, ck, need - 1)  # exact if it reaches the target
+                if child == need:
+                    v, c = divmod(pos, NCOL)
+                    decisions[v][c] = dec
+                    pos, key, target = pos + 1, ck, child
+                    break
+            else:  # pragma: no cover - the memo always holds a witness
+                raise AssertionError("solver lost its way while rebuilding the arrangement")
+        return best, decisions
+
+    def _solve_feasibility(self):
+        if self.alive(0, 0) == _NEG:
+            return None, None
+        self.budget = None
+        decisions = [[None] * NCOL for _ in range(self.n)]
+        pos, key = 0, 0
+        while pos < self.end:
+            for _, ck, dec in self.children(pos, key):
+                if self.alive(pos + 1, ck) == 0:
+                    v, c = divmod(pos, NCOL)
+                    decisions[v][c] = dec
+                    pos, key = pos + 1, ck
+                    break
+            else:  # pragma: no cover - the memo always holds a witness
+                raise AssertionError("solver lost its way while rebuilding the arrangement")
+        return 0, decisions
+
+
+# --------------------------------------------------------------------------------------------
+# Building melds from the decisions
+
+def _build_melds(decisions, n):
+    """Replay the decisions into melds: (runs, groups), each a list of slots in natural
+    order, a slot being (colour index, number) or None for a joker."""
+    runs_done: list[list] = []
+    open_runs: list[list[list]] = [[] for _ in range(NCOL)]
+    groups_done: list = []
+    for v in range(n):
+        number = v + 1
+        group_real = []  # (colour index, count)
+        g_total = most = jg = 0
+        for c in range(NCOL):
+            u, g, jr, jgc = decisions[v][c]
+            if c == NCOL - 1:
+                jg = jgc
+            slots = [(c, number)] * (u - g) + [None] * jr
+            # runs of 1-2 go on first, then runs of 3+; spare slots start new runs
+            new_open = []
+            for run in sorted(open_runs[c], key=len):
+                if slots:
+                    run.append(slots.pop())
+                    new_open.append(run)
+                elif len(run) < 3:  # pragma: no cover - excluded by the search
+                    raise AssertionError("a run stopped short")
+                else:
+                    runs_done.append(run)
+            new_open += [[slot] for slot in slots]
+            open_runs[c] = new_open
+            if g:
+                group_real.append((c, g))
+                g_total += g
+                most = max(most, g)
+        total = g_total + jg
+        if total:
+            k = max(most, -(-total // 4))
+            groups: list[list] = [[] for _ in range(k)]
+            for c, g in sorted(group_real, key=lambda x: -x[1]):
+                for grp in sorted(groups, key=len)[:g]:
+                    grp.append((c, number))
+            for _ in range(jg):
+                min(groups, key=len).append(None)
+            groups_done += [(number, grp) for grp in groups]
+    for c in range(NCOL):
+        runs_done.extend(open_runs[c])
+    return runs_done, groups_done
+
+
+def _tiles_of(tiles) -> tuple[Tile, ...]:
+    """Tiles from text, tokens, Tiles, a Meld or a Table (counts are checked by the caller)."""
+    if isinstance(tiles, Table):
+        return tiles.tiles
+    if isinstance(tiles, Meld):
+        return tiles.tiles
+    if isinstance(tiles, str) and ("|" in tiles or "\n" in tiles.strip()):
+        return parse_table(tiles, check=False).tiles
+    return parse_tiles(tiles, check=False)
+
+
+def _table_of(table) -> Table:
+    if table is None:
+        return Table()
+    return parse_table(table, check=False)
+
+
+def _count_grid(tiles: Sequence[Tile], what: str = "these tiles", n=MAX_NUMBER):
+    """grid[number - 1][colour index] counts and the joker count; a third copy of a tile
+    or a third joker raises ImpossibleTilesError naming it."""
+    grid = [[0] * NCOL for _ in range(n)]
+    jokers = 0
+    index = _COLOUR_INDEX
+    for t in tiles:
+        colour = t.colour
+        if colour is None:
+            jokers += 1
+        else:
+            grid[t.number - 1][index[colour._value_]] += 1
+    if jokers > JOKERS or any(k > 2 for row in grid for k in row):
+        check_counts(tiles, what)  # raises, naming the tile
+    return grid, jokers
+
+
+def _prune_optional(n, must, avail, jokers):
+    """Drop optional tiles that cannot be in any meld, whatever else is laid (fixed point)."""
+    avail = [row[:] for row in avail]
+    changed = True
+    while changed:
+        changed = False
+        for v in range(n):
+            for c in range(NCOL):
+                if avail[v][c] > must[v][c] and not _could_meld(n, avail, jokers, v, c):
+                    avail[v][c] = must[v][c]
+                    changed = True
+    return avail
+
+
+def _could_meld(n, avail, jokers, v, c):
+    others = sum(1 for d in range(NCOL) if d != c and avail[v][d])
+    if others + jokers >= 2:
+        return True
+    for start in range(max(0, v - 2), min(v, n - 3) + 1):
+        missing = sum(1 for w in range(start, start + 3) if not avail[w][c])
+        if missing <= jokers:
+            return True
+    return False
+
+
+def _dead_must(n, must, avail, jokers):
+    """A tile that has to be laid but cannot be in any meld: no search needed."""
+    for v in range(n):
+        for c in range(NCOL):
+            if must[v][c] and not _could_meld(n, avail, jokers, v, c):
+                return True
+    return False
+
+
+def _jokers_used(decisions):
+    return sum(d[2] + d[3] for row in decisions for d in row)
+
+
+def _absorb(runs, groups, spare) -> bool:
+    """Fit ``spare`` more jokers into the melds (in place); False if they do not fit."""
+    while spare:
+        if _absorb_one(runs, groups):
+            spare -= 1
+            continue
+        if spare >= 2:  # a group of four and two jokers make two groups of three
+            four = next((g for g in groups if len(g[1]) == 4 and None not in g[1]), None)
+            if four is not None:
+                number, tiles = four
+                groups.remove(four)
+                groups.append((number, tiles[:2] + [None]))
+                groups.append((number, tiles[2:] + [None]))
+                spare -= 2
+                continue
+        return False
+    return True
+
+
+def _absorb_one(runs, groups) -> bool:
+    for number, tiles in groups:
+        if len(tiles) == 3:
+            tiles.append(None)
+            return True
+    for run in runs:
+        i, real = next((i, s) for i, s in enumerate(run) if s is not None)
+        start = real[1] - i
+        if start + len(run) - 1 < MAX_NUMBER:
+            run.append(None)
+            return True
+        if start > 1:
+            run.insert(0, None)
+            return True
+    for run in runs:
+        if len(run) >= 6:  # a full run splits: 1 2 3 J(4) and 4 .. 13
+            runs.remove(run)
+            runs.append(run[:3] + [None])
+            runs.append(run[3:])
+            return True
+    return False
+
+
+def _melds_from(decisions, n, spare_jokers=0, search=None) -> Optional[list[Meld]]:
+    runs, groups = _build_melds(decisions, n)
+    if search is not None and search.reverse:  # back to numbers read upward
+        runs = [[None if s is None else (s[0], n + 1 - s[1]) for s in reversed(run)]
+                for run in runs]
+        groups = [(n + 1 - number, [None if s is None else (s[0], n + 1 - s[1]) for s in grp])
+                  for number, grp in groups]
+    if spare_jokers and not _absorb(runs, groups, spare_jokers):
+        return None
+    melds = []
+    for run in sorted(runs, key=lambda r: _run_key(r)):
+        melds.append(_run_meld(run))
+    for number, grp in sorted(groups, key=lambda g: g[0]):
+        real = [_TILE[s] for s in sorted(s for s in grp if s is not None)]
+        melds.append(Meld(tuple(real) + (JOKER,) * sum(1 for s in grp if s is None)))
+    return melds
+
+
+def _run_key(run):
+    real = next(s for s in run if s is not None)
+    idx = run.index(real)
+    return (real[0], real[1] - idx)
+
+
+def _run_meld(run) -> Meld:
+    return Meld(tuple(JOKER if s is None else _TILE[s] for s in run))
+
+
+
+def _lay(n, must, avail, weight, must_j, opt_j, wj) -> Optional[list[Meld]]:
+    """The best melds: first with jokers optional (the relaxed search), then the spare jokers
+    fitted in; if they do not fit, the plain search that places every joker."""
+    return _lay_valued(n, must, avail, weight, must_j, opt_j, wj)[1]
+
+
+def _lay_valued(n, must, avail, weight, must_j, opt_j, wj):
+    """(value, melds) of :func:`_lay`, or (None, None). The value is the relaxed search's
+    (every optional joker counted as laid): an upper bound, exact when the spare jokers fit."""
+    search, value, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
+                                                relaxed=True)
+    if decisions is None:
+        return None, None
+    spare = must_j + opt_j - _jokers_used(decisions)
+    melds = _melds_from(decisions, n, spare, search)
+    if melds is not None:
+        return value, melds
+    search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj)
+    return value, (None if decisions is None else _melds_from(decisions, n, 0, search))

@@ -1,0 +1,171 @@
+"""A turn told as steps a person can follow: "swap the joker in R4 J R6 for your R5, then lay
+it with K9 B9", "split B6…B10 at B8", "move R6 from R3 R4 R5 R6 to R6 R7 R8", "add R6 to
+R3 R4 R5", "lay K9 B9 O9".
+
+Each meld of the table before is followed to the meld after the turn that holds most of its
+tiles (where it "went"); tiles that end elsewhere were moved, rack tiles were added, and a
+meld after the turn that holds no meld's majority was laid new.
+
+    >>> from referee.steps import describe
+    >>> [s.text for s in describe("R3 R4 R5 | B6 B7 B8 B9 B10", "R3 R4 R5 R6 | B6 B7 B8 | B8 B9 B10")]
+    ['split B6…B10 at B8', 'add R6 to R3 R4 R5', 'add B8 to B6 B7']
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Optional
+
+from .tiles import Meld, Table, TableLike, format_tiles, parse_table
+
+RACK = -1
+
+
+@dataclass(frozen=True)
+class MoveStep:
+    """One step: ``action`` is ``swap`` (a joker exchanged), ``split``, ``move`` (table tiles
+    to another meld), ``add`` (rack tiles to a meld) or ``lay`` (a new meld); ``tiles``: the
+    tiles it handles; ``meld``: the meld it starts from; ``target``: the meld it ends in;
+    ``text``: the step in words."""
+
+    action: str
+    tiles: tuple[str, ...]
+    meld: Optional[str]
+    target: Optional[str]
+    text: str
+
+    def to_dict(self) -> dict:
+        return {"action": self.action, "tiles": list(self.tiles), "meld": self.meld,
+                "target": self.target, "text": self.text}
+
+
+def name(meld: Meld) -> str:
+    """A meld as a person reads it: a long run by its ends (``B6…B10``)."""
+    tiles = meld.tiles
+    if len(tiles) >= 5 and not tiles[0].is_joker and not tiles[-1].is_joker \
+            and len({t.colour for t in tiles if not t.is_joker}) == 1:
+        return f"{tiles[0]}…{tiles[-1]}"
+    return str(meld)
+
+
+def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveStep, ...]:
+    """The steps that turn ``before`` into ``after``. ``verdict``: the turn's
+    :class:`~referee.TurnVerdict`, whose joker fates give the exchanges."""
+    b = parse_table(before, check=False)
+    a = parse_table(after, check=False)
+    origin = _account(b, a)
+    home = _homes(b, a, origin)
+    based = defaultdict(list)  # after meld -> before melds that went there
+    for i, j in home.items():
+        based[j].append(i)
+    steps: list[MoveStep] = []
+    freed_into = {}
+    exchanged = Counter()  # rack tiles that took a joker's place: told by the swap step
+    for f in (verdict.jokers if verdict is not None else ()):
+        exchanged.update(t for t, o in zip(f.replaced_by, f.replaced_from) if o is None)
+    for f in (verdict.jokers if verdict is not None else ()):
+        if not f.taken or f.after_meld is None:
+            continue
+        old = b[f.before_meld]
+        src = ("your " + format_tiles(f.replaced_by) if all(o is None for o in f.replaced_from)
+               else f"{format_tiles(f.replaced_by)} from "
+                    + ", ".join(name(b[o]) for o in f.replaced_from if o is not None))
+        text = f"swap the joker in {name(old)} for {src}"
+        new = a[f.after_meld]
+        if not based.get(f.after_meld):
+            rest = [t for t, o in zip(new.tiles, origin[f.after_meld]) if not t.is_joker]
+            text += f", then lay it with {format_tiles(rest)}"
+            freed_into[f.after_meld] = True
+        steps.append(MoveStep("swap", tuple(map(str, f.replaced_by)), str(old), str(new), text))
+    # splits: a run of the table before whose tiles now lie in two or more melds
+    for i, m in enumerate(b):
+        dests = [j for j in range(len(a)) if any(o == i for o in origin[j])]
+        if len(dests) >= 2 and all(based.get(j) in ([i], None) or i in based.get(j, [])
+                                   for j in dests):
+            pieces = [j for j in dests if sum(1 for o in origin[j] if o == i) >= 2]
+            if len(pieces) >= 2:
+                second = sorted(pieces, key=lambda j: _first_number(a[j]))[1]
+                at = next(t for t, o in zip(a[second].tiles, origin[second])
+                          if o == i and not t.is_joker)
+                steps.append(MoveStep("split", (str(at),), str(m), None,
+                                      f"split {name(m)} at {at}"))
+                for j in pieces:
+                    if home.get(i) != j:
+                        based[j] = based.get(j, []) + [i]
+    # table tiles moved into another meld, rack tiles added, new melds
+    for j, m in enumerate(a):
+        bases = based.get(j, [])
+        moved: dict = defaultdict(list)
+        added = []
+        for t, o in zip(m.tiles, origin[j]):
+            if o == RACK and exchanged[t] > 0:
+                exchanged[t] -= 1
+            elif o == RACK:
+                added.append(t)
+            elif o not in bases and o is not None:
+                moved[o].append(t)
+        if j in freed_into:
+            continue
+        if not bases:
+            src = "; ".join(f"{format_tiles(ts)} from {name(b[o])}" for o, ts in moved.items())
+            text = f"lay {m}" + (f" ({src})" if src else "")
+            steps.append(MoveStep("lay", tuple(str(t) for t in added), None, str(m), text))
+            continue
+        for o, ts in moved.items():
+            steps.append(MoveStep("move", tuple(map(str, ts)), str(b[o]), str(m),
+                                  f"move {format_tiles(ts)} from {name(b[o])} to "
+                                  f"{name(b[bases[0]])}"))
+        if added:
+            real = [t for t in added if not t.is_joker] + [t for t in added if t.is_joker]
+            steps.append(MoveStep("add", tuple(map(str, real)), str(b[bases[0]]), str(m),
+                                  f"add {format_tiles(real)} to {_piece(b, a, j, bases, origin)}"))
+    return tuple(steps)
+
+
+def _piece(b: Table, a: Table, j: int, bases, origin) -> str:
+    """The meld rack tiles are added to: the old meld, or the piece of it left after a split."""
+    own = [t for t, o in zip(a[j].tiles, origin[j]) if o in bases]
+    whole = [t for i in bases for t in b[i].tiles]
+    return name(b[bases[0]]) if Counter(own) == Counter(whole) else format_tiles(own)
+
+
+def _first_number(meld: Meld) -> int:
+    for i, t in enumerate(meld.tiles):
+        if not t.is_joker:
+            return t.number - i
+    return 0
+
+
+def _account(b: Table, a: Table) -> list[list]:
+    """For each meld after, the origin of each of its tiles: a before meld index or RACK.
+    Copies of one tile go back to the meld they most likely stayed with."""
+    overlap = [[sum((Counter(bm.tiles) & Counter(am.tiles)).values()) for am in a] for bm in b]
+    pool: dict = defaultdict(list)  # tile -> before melds holding a copy
+    for i, m in enumerate(b):
+        for t in m.tiles:
+            pool[t].append(i)
+    origin = [[None] * len(m) for m in a]
+    wanted = sorted(((overlap[i][j], i, j, p) for j, m in enumerate(a) for p, t in enumerate(m)
+                     for i in set(pool[t])), reverse=True)
+    for _, i, j, p in wanted:
+        t = a[j].tiles[p]
+        if origin[j][p] is None and i in pool[t]:
+            origin[j][p] = i
+            pool[t].remove(i)
+    for row in origin:
+        for p, o in enumerate(row):
+            if o is None:
+                row[p] = RACK
+    return origin
+
+
+def _homes(b: Table, a: Table, origin) -> dict:
+    """Each before meld -> the meld after that holds most of its tiles (ties: the first);
+    at most one before meld per meld after unless several went there whole."""
+    home = {}
+    for i in range(len(b)):
+        counts = [sum(1 for o in origin[j] if o == i) for j in range(len(a))]
+        if counts and max(counts) > 0:
+            home[i] = counts.index(max(counts))
+    return home

@@ -1,0 +1,127 @@
+"""The dispute view's nearest valid table: the fewest tiles moved, against a brute force that
+tries every valid arrangement and every way to match its melds to the player's."""
+
+import itertools
+import random
+from collections import Counter
+from functools import lru_cache
+
+import pytest
+
+from referee import COLOURS, JOKER, Tile, check_meld, could_lay, get_rules, parse_table
+from referee.nearest import nearest_table
+
+ANY = get_rules().replace(meld_order="any")
+
+
+@lru_cache(maxsize=None)
+def _valid(key):
+    return check_meld(list(key), ANY).ok
+
+
+@lru_cache(maxsize=None)
+def _partitions(key):
+    if not key:
+        return ((),)
+    first, rest = key[0], key[1:]
+    out, seen = [], set()
+    for size in range(2, len(rest) + 1):
+        for idx in itertools.combinations(range(len(rest)), size):
+            meld = tuple(sorted((first,) + tuple(rest[i] for i in idx)))
+            if meld in seen or not _valid(meld):
+                continue
+            seen.add(meld)
+            left = tuple(t for i, t in enumerate(rest) if i not in idx)
+            out += [(meld,) + more for more in _partitions(left)]
+    return tuple(out)
+
+
+def brute_fewest(melds, loose):
+    """The fewest tiles any valid arrangement moves (None: no valid arrangement)."""
+    tiles = tuple(sorted([str(t) for m in melds for t in m] + [str(t) for t in loose]))
+    player = [Counter(str(t) for t in m) for m in melds]
+    best = None
+    for arrangement in _partitions(tiles):
+        out = [Counter(m) for m in arrangement]
+        kept = 0
+        k = max(len(out), len(player))
+        for perm in itertools.permutations(range(k), len(player)):
+            kept = max(kept, sum(sum((player[i] & out[j]).values())
+                                 for i, j in enumerate(perm) if j < len(out)))
+        moved = len(tiles) - kept
+        best = moved if best is None else min(best, moved)
+    return best
+
+
+def _case(rng):
+    """2-3 melds near each other, some broken: tiles moved between them, one maybe taken."""
+    colour = rng.choice(COLOURS)
+    start = rng.randint(1, 8)
+    melds = [[Tile(colour, n) for n in range(start, start + rng.randint(3, 5))]]
+    number = rng.randint(1, 13)
+    melds.append([Tile(c, number) for c in rng.sample(COLOURS, 3)])
+    if rng.random() < 0.5:
+        c2 = rng.choice(COLOURS)
+        s2 = rng.randint(1, 10)
+        melds.append([Tile(c2, n) for n in range(s2, s2 + 3)])
+    if rng.random() < 0.3:
+        melds[0][rng.randrange(len(melds[0]))] = JOKER
+    for _ in range(rng.randint(1, 2)):  # move a tile to another meld, or split one off
+        src = rng.choice([m for m in melds if m])
+        t = src.pop(rng.randrange(len(src)))
+        if rng.random() < 0.3:
+            melds.append([t])
+        else:
+            rng.choice(melds).append(t)
+    loose = []
+    if rng.random() < 0.2:
+        src = max(melds, key=len)
+        loose.append(src.pop())
+    melds = [m for m in melds if m]
+    counts = Counter(t for m in melds for t in m) + Counter(loose)
+    if sum(counts.values()) > 11 or max(counts.values()) > 2:
+        return None
+    return parse_table([" ".join(map(str, m)) for m in melds]), loose
+
+
+def test_nearest_moves_the_fewest_tiles():
+    rng = random.Random(9)
+    checked = 0
+    while checked < 60:
+        case = _case(rng)
+        if case is None:
+            continue
+        table, loose = case
+        near = nearest_table(list(table), loose, ANY)
+        best = brute_fewest(list(table), loose)
+        if best is None:
+            assert near is None
+            continue
+        assert near is not None and near.exact, str(table)
+        assert len(near.moves) == best, f"{table} + {loose}: {near.table} moves {len(near.moves)}"
+        assert all(check_meld(m).ok for m in near.table)
+        assert sorted(near.table.tiles) == sorted(list(table.tiles) + loose)
+        checked += 1
+
+
+def test_could_lay_marks_the_tiles_to_move():
+    a = could_lay("K1 K2 K3 | R5 R6 R7", "K1 K2 | K3 R5 R6 R7 | B9 O9 K9")
+    assert a.possible and not a.as_laid
+    d = a.to_dict()
+    assert d["moves"] == [{"tile": "K3", "from": "K3 R5 R6 R7", "to": "K1 K2 K3"}]
+    assert d["tiles_to_move"] == 1 and d["fewest_possible"] == 1 and d["exact"]
+    assert "move 1 tile (K3 from K3 R5 R6 R7 to K1 K2 K3)" in a.answer
+    # a tile taken off the table goes back, and counts as moved
+    a = could_lay("R3 R4 R5 R6", "R3 R4 R5")
+    assert a.possible and [str(t) for t in a.moved] == ["R6"] and a.moves[0][1] is None
+    # the earlier answer shapes stay
+    assert could_lay("R3 R4 R5", "R3 R4 R5 | K1 K2").possible is False
+    assert could_lay("R3 R4 R5", "R3 R4 R5 R6").as_laid
+
+
+def test_a_search_out_of_steps_states_its_bound():
+    table = parse_table("R1 R2 | R3 R4 | R5 R6 | K1 K2 | K3 K4 | K5 K6")
+    near = nearest_table(list(table), [], ANY, budget=5)
+    assert near is not None and len(near.moves) >= near.fewest
+    full = nearest_table(list(table), [], ANY)
+    assert full.exact and len(full.moves) <= len(near.moves)
