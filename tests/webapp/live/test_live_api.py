@@ -313,3 +313,12 @@ def test_solver_counts_the_tiles_taken_off_the_table(client, game):
     assert d["changes"]["taken"] == ["R4"]
     assert d["solver"]["possible"] is True and "R4" in d["solver"]["arrangement"]
     assert "tiles taken put back (R4)" in d["solver"]["answer"]
+
+
+def test_the_dispute_view_shows_the_tiles_to_move_for_the_nearest_valid_table(client, game):
+    snap(client, game, "R1 R2 R3 R4")
+    snap(client, game, "R1 R2 | R3 R4 R5 R6")   # R1 R2 alone: R3 belongs with them
+    d = client.get(game["api"] + "/turns/1").get_json()
+    assert d["solver"]["possible"] is True and d["solver"]["moved"] == ["R3"]
+    html = client.get(f"/games/{game['id']}/live/turns/1").get_data(as_text=True)
+    assert 'id="lv-solver-moved">R3<' in html and "R1 R2 R3" in html
