@@ -10,6 +10,8 @@ arrangement), 2 bad input (notation, unknown preset, ...).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import sys
 from importlib.metadata import entry_points
@@ -17,6 +19,7 @@ from typing import Callable, Optional, Sequence
 
 from . import (PRESETS, DEFAULT_PRESET, RummirefError, arrange, best_move, check_table,
                check_turn, get_rules, parse_table, parse_tiles, settle_round)
+from .words import plural, quoted
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -49,10 +52,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not verdict.melds:
         lines.append("The table is empty (that is valid).")
     if verdict.ok:
-        lines.append(f"Valid: {len(verdict.melds)} meld(s) under {rules.title}.")
+        lines.append(f"Valid: {plural(len(verdict.melds), 'meld')} under {rules.title}.")
     else:
         bad = len(verdict.invalid)
-        lines.append(f"Not valid: {bad} of {len(verdict.melds)} meld(s) break the rules.")
+        lines.append(f"Not valid: {bad} of {plural(len(verdict.melds), 'meld')} "
+                     f"{'breaks' if bad == 1 else 'break'} the rules.")
         fix = arrange(verdict.table.tiles, rules)
         data["valid_arrangement"] = str(fix) if fix is not None else None
         if fix is not None:
@@ -71,7 +75,8 @@ def cmd_arrange(args: argparse.Namespace) -> int:
     data = {"tiles": [str(t) for t in tiles], "arrangeable": table is not None,
             "table": str(table) if table is not None else None}
     if table is None:
-        text = f"No: {len(tiles)} tiles cannot all be laid as valid melds."
+        text = (f"No: {plural(len(tiles), 'tile')} cannot "
+                f"{'be laid as a valid meld' if len(tiles) == 1 else 'all be laid as valid melds'}.")
     else:
         text = str(table) if len(table) else "(no tiles: nothing to arrange)"
     _emit(args, data, text)
@@ -84,7 +89,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
                      opened=not args.not_opened)
     if move.placed:
         steps = [f"  {i}. {s.text[0].upper()}{s.text[1:]}." for i, s in enumerate(move.steps, 1)]
-        text = "\n".join([f"Play {' '.join(map(str, move.placed))} ({len(move.placed)} tile(s)):"]
+        text = "\n".join([f"Play {' '.join(map(str, move.placed))} ({plural(len(move.placed), 'tile')}):"]
                           + steps + [f"Table after: {move.table}"])
     else:
         text = "No tile can be played: draw a tile."
@@ -102,14 +107,31 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
 def _parse_rack_arg(item: str) -> tuple[str, str]:
     if "=" not in item:
-        raise RummirefError(f"{item!r}: write each player as NAME=RACK, e.g. Ben=\"R5 K13 J\" or Cy=12")
+        raise RummirefError(f"{quoted(item)}: write each player as NAME=RACK, e.g. "
+                            f"Ben=\"R5 K13 J\" or Cy=12")
     name, rack = item.split("=", 1)
     return name.strip(), rack.strip()
 
 
+def _racks(items: Sequence[str], winner: Optional[str]) -> dict[str, str]:
+    """Each player's rack from NAME=RACK arguments: every name once, the winner among them."""
+    racks: dict[str, str] = {}
+    for item in items:
+        name, rack = _parse_rack_arg(item)
+        if name in racks:
+            raise RummirefError(f"{quoted(name)} is given twice ({name}={racks[name]} and "
+                                f"{name}={rack}): give each player's rack once")
+        racks[name] = rack
+    if winner is not None and winner not in racks:
+        raise RummirefError(f"the winner {quoted(winner)} is not one of the players given "
+                            f"({', '.join(racks)}): list every player as NAME=RACK, the winner "
+                            f"too ({winner}=0)")
+    return racks
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
-    racks = dict(_parse_rack_arg(i) for i in args.racks)
+    racks = _racks(args.racks, args.winner)
     result = settle_round(racks, args.winner, rules)
     width = max(len(p) for p in result.scores)
     lines = [f"{p:<{width}}  {s:+d}" for p, s in result.scores.items()]
@@ -205,16 +227,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _json_error(message: str, **extra) -> None:
+    """Bad input under ``--json``: one JSON object on standard output, like every answer."""
+    print(json.dumps({"error": message, "exit": EXIT_BAD_INPUT,
+                      **{k: v for k, v in extra.items() if v is not None}}, ensure_ascii=False))
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    wants_json = "--json" in argv
+    if wants_json:
+        try:
+            with contextlib.redirect_stderr(io.StringIO()) as usage:
+                args = parser.parse_args(argv)
+        except SystemExit as e:
+            if e.code in (0, None):
+                return 0
+            text = usage.getvalue().strip().splitlines()
+            _json_error(text[-1].split(": error: ", 1)[-1] if text else "bad arguments")
+            return EXIT_BAD_INPUT
+    else:
+        args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT
     try:
         return int(args.func(args) or 0)
     except RummirefError as e:
-        print(f"rummiref: {e}", file=sys.stderr)
+        if getattr(args, "json", False):
+            _json_error(str(e), token=getattr(e, "token", None))
+        else:
+            print(f"rummiref: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

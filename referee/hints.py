@@ -46,6 +46,7 @@ from .steps import MoveStep, describe
 from .tiles import (COLOURS, JOKER, JOKERS, Meld, Table, TableLike, Tile, TilesLike,
                     check_counts)
 from .turns import TurnVerdict, check_turn
+from .words import plural
 
 __all__ = ["Move", "best_move"]
 
@@ -182,7 +183,7 @@ def _all_valid(table: Table, rules) -> bool:
 
 
 def _unsolvable_message(table: Table) -> str:
-    return (f"the table's {len(table.tiles)} tiles cannot all be laid in valid melds, even with "
+    return (f"the table's {plural(len(table.tiles), 'tile')} cannot all be laid in valid melds, even with "
             f"every rack tile: check the table reading ({table or 'empty'})")
 
 

@@ -100,6 +100,19 @@ def _run_from(start: int, step: int, tiles: tuple[Tile, ...], colour) -> tuple[T
     return tuple(t if not t.is_joker else Tile(colour, start + step * i) for i, t in enumerate(tiles))
 
 
+def _wraps(real: list[tuple[int, Tile]], n: int, order: str) -> bool:
+    """Would the tiles make a run if 1 could follow 13 (``K12 K13 K1``, or ``K13 J K2``)?
+    As laid, read either way; under ``order="any"`` in any order."""
+    span = MAX_NUMBER - MIN_NUMBER + 1
+    for step in (1, -1):
+        if len({(t.number - MIN_NUMBER - step * i) % span for i, t in real}) == 1:
+            return True
+    if order == "as-laid":
+        return False
+    nums = {t.number - MIN_NUMBER for _, t in real}
+    return any(nums <= {(s + k) % span for k in range(n)} for s in range(span - n + 1, span))
+
+
 def _as_run(tiles: tuple[Tile, ...], order: str) -> tuple[Optional[tuple[Tile, ...]], str, bool]:
     """(stands_for in laid order, reason if invalid, rearranged?)"""
     real = [(i, t) for i, t in enumerate(tiles) if not t.is_joker]
@@ -122,11 +135,17 @@ def _as_run(tiles: tuple[Tile, ...], order: str) -> tuple[Optional[tuple[Tile, .
             lo, hi = sorted((start, start + step * (n - 1)))
             if lo >= MIN_NUMBER and hi <= MAX_NUMBER:
                 return _run_from(start, step, tiles, colour), "", False
+    wrap = (f"{Tile(colour, MIN_NUMBER)} cannot follow {Tile(colour, MAX_NUMBER)}: a run ends "
+            f"at {MAX_NUMBER}, and 1 is always the lowest number")
     lo, hi = min(nums), max(nums)
     if hi - lo + 1 > n:
+        if _wraps(real, n, order):
+            return None, wrap, False
         gaps = [str(Tile(colour, k)) for k in range(lo, hi + 1) if k not in nums]
         return None, f"not consecutive: {', '.join(gaps)} missing and not enough jokers", False
     if order == "as-laid":
+        if _wraps(real, n, order):
+            return None, wrap, False
         return None, ("the tiles do not lie in sequence (1 never follows 13, and a joker's place "
                       "fixes its value)"), False
     # Rearranged: real tiles in order, spare jokers above the top if there is room, else below.

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional, Union
 
 from .rules import Rules, get_rules
+from .words import plural
 from .tiles import (COPIES, JOKERS, MAX_NUMBER, NotationError, RummirefError, Tile, TilesLike,
                     check_counts, format_tiles, parse_tiles)
 
@@ -115,7 +116,7 @@ def settle_round(racks: Mapping[str, Rack], winner: Optional[str] = None,
     if winner is not None:
         if values[winner] != 0:
             raise ScoringError(f"{winner} went out, so {winner}'s rack must be empty "
-                               f"(it was given as {values[winner]} points)")
+                               f"(it was given as {plural(values[winner], 'point')})")
         scores = {p: -values[p] for p in players}
         scores[winner] = sum(values[p] for p in players if p != winner)
         for p in players:

@@ -17,6 +17,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence, Union
 
+from .words import quoted
+
 MIN_NUMBER = 1
 MAX_NUMBER = 13
 COPIES = 2  #: each coloured number exists twice in a set
@@ -51,6 +53,10 @@ class RummirefError(Exception):
     """Base of every error the referee raises on purpose."""
 
 
+#: The most characters of a bad token kept in :attr:`NotationError.token`.
+TOKEN_MAX = 40
+
+
 class NotationError(RummirefError, ValueError):
     """Text that does not describe tiles, melds or a table.
 
@@ -59,7 +65,8 @@ class NotationError(RummirefError, ValueError):
 
     def __init__(self, message: str, token: str | None = None):
         super().__init__(message)
-        self.token = token
+        # The token is quoted back to people and programs: a long one by its start only.
+        self.token = token if token is None or len(token) <= TOKEN_MAX else token[:TOKEN_MAX]
 
 
 class ImpossibleTilesError(NotationError):
@@ -127,6 +134,7 @@ _SPLIT_RE = re.compile(r"[\s,;]+")
 
 def _parse_token(token: str) -> Tile:
     raw = token
+    shown = quoted(raw)
     token = token.strip()
     if not token:
         raise NotationError("empty tile", raw)
@@ -135,18 +143,18 @@ def _parse_token(token: str) -> Tile:
     m = _TOKEN_RE.match(token)
     if not m:
         raise NotationError(
-            f"{raw!r} is not a tile: write a colour letter (K, B, O, R; Y for orange) "
+            f"{shown} is not a tile: write a colour letter (K, B, O, R; Y for orange) "
             f"and a number 1-13, like R7, or J for a joker",
             raw,
         )
     letter, digits = m.group(1).upper(), m.group(2)
     if letter not in _COLOUR_BY_LETTER and letter != "Y":
         raise NotationError(
-            f"{raw!r}: {letter!r} is not a colour (K black, B blue, O orange or Y, R red)", raw
+            f"{shown}: {letter!r} is not a colour (K black, B blue, O orange or Y, R red)", raw
         )
-    number = int(digits)
+    number = int(digits) if len(digits) <= 3 else 0  # int() refuses thousands of digits
     if not (MIN_NUMBER <= number <= MAX_NUMBER):
-        raise NotationError(f"{raw!r}: tile numbers run from 1 to 13", raw)
+        raise NotationError(f"{shown}: tile numbers run from 1 to 13", raw)
     return Tile(Colour.from_letter(letter), number)
 
 

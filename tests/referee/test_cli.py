@@ -16,7 +16,7 @@ def run(capsys, *argv):
 
 def test_check_valid_invalid_and_bad_input(capsys):
     code, out, _ = run(capsys, "check", "R7 R8 J R10 | K5 B5 O5")
-    assert code == 0 and "Valid: 2 meld(s)" in out
+    assert code == 0 and "Valid: 2 melds" in out
     code, out, _ = run(capsys, "check", "R7 R8 R9 | K5 B5")
     assert code == 1 and "BAD  K5 B5: a meld needs at least 3 tiles" in out
     assert "No valid arrangement" in out
@@ -75,7 +75,7 @@ def test_console_script_is_installed():
     out = subprocess.run([sys.executable, "-m", "referee", "check", "-"], input="K1 K2 K3\nB5 O5 R5",
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert "Valid: 2 meld(s)" in out.stdout
+    assert "Valid: 2 melds" in out.stdout
 
 
 def test_hint_prints_steps(capsys):
@@ -86,3 +86,74 @@ def test_hint_prints_steps(capsys):
     assert "Split B6…B10 at B8." in out
     code, out, _ = run(capsys, "hint", "--table", "R3 R4 R5", "--rack", "R6", "--json")
     assert json.loads(out)["steps"][0]["text"] == "add R6 to R3 R4 R5"
+
+
+def test_score_refuses_a_winner_who_is_not_playing(capsys):
+    code, out, err = run(capsys, "score", "--winner", "Dan", "Ann=0", "Ben=5")
+    assert code == 2 and out == ""
+    assert "the winner 'Dan' is not one of the players given (Ann, Ben)" in err
+    # the winner given with the others is scored as before
+    code, out, _ = run(capsys, "score", "--winner", "Ann", "Ann=0", "Ben=5", "--json")
+    assert code == 0 and json.loads(out)["scores"] == {"Ann": 5, "Ben": -5}
+
+
+def test_score_names_a_player_given_twice(capsys):
+    code, out, err = run(capsys, "score", "--winner", "Ann", "Ann=0", "Ann=5")
+    assert code == 2 and out == ""
+    assert "'Ann' is given twice (Ann=0 and Ann=5)" in err
+    assert "at least two players" not in err
+
+
+def test_json_errors_are_json(capsys):
+    # a referee error, a notation error (with the token), a missing argument: each one JSON
+    # object on standard output, exit 2, nothing on standard error
+    for argv, says in [
+        (["score", "--winner", "Dan", "Ann=0", "Ben=5", "--json"], "not one of the players"),
+        (["check", "R1 R2 X5", "--json"], "'X' is not a colour"),
+        (["score", "--winner", "Ann", "--json"], "required: NAME=RACK"),
+        (["check", "R1 R2 R3", "--rules", "klingon", "--json"], "unknown rule preset"),
+    ]:
+        code, out, err = run(capsys, *argv)
+        data = json.loads(out)
+        assert code == 2 and err == "", argv
+        assert data["exit"] == 2 and says in data["error"], data
+    code, out, _ = run(capsys, "check", "R1 X5", "--json")
+    assert json.loads(out)["token"] == "X5"
+
+
+def test_counts_are_singular_and_plural(capsys):
+    code, out, _ = run(capsys, "arrange", "R7")
+    assert code == 1 and out.strip() == "No: 1 tile cannot be laid as a valid meld."
+    code, out, _ = run(capsys, "arrange", "R7 K2")
+    assert out.strip() == "No: 2 tiles cannot all be laid as valid melds."
+    code, out, _ = run(capsys, "check", "R1 R2 R3")
+    assert "Valid: 1 meld under" in out and "(s)" not in out
+    code, out, _ = run(capsys, "check", "R1 R2 | K1 K2 K3")
+    assert "Not valid: 1 of 2 melds breaks the rules." in out
+    code, out, _ = run(capsys, "hint", "--table", "R3 R4 R5", "--rack", "R6 K9")
+    assert out.startswith("Play R6 (1 tile):")
+    code, _, err = run(capsys, "score", "--winner", "Ann", "Ann=1", "Ben=3")
+    assert "(it was given as 1 point)" in err
+
+
+def test_a_huge_bad_token_is_quoted_by_its_start(capsys, monkeypatch):
+    import io
+
+    junk = "Z" * 1_000_000
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"K5 K6 {junk}"))
+    code, out, err = run(capsys, "check", "-")
+    assert code == 2 and out == ""
+    assert len(err) < 300 and "'ZZZZ" in err and "999976 more characters" in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"K5 K6 {junk}"))
+    code, out, _ = run(capsys, "check", "-", "--json")
+    data = json.loads(out)
+    assert len(out) < 400 and len(data["token"]) <= 40
+    # a number thousands of digits long is a tile number out of range, not a crash
+    monkeypatch.setattr(sys, "stdin", io.StringIO("K5 K6 R" + "9" * 5000))
+    code, _, err = run(capsys, "check", "-")
+    assert code == 2 and "tile numbers run from 1 to 13" in err and len(err) < 300
+
+
+def test_check_says_1_cannot_follow_13(capsys):
+    code, out, _ = run(capsys, "check", "K13 K1 K2")
+    assert code == 1 and "K1 cannot follow K13" in out and "missing" not in out

@@ -26,7 +26,10 @@ def test_valid_melds(meld, kind, points):
 
 @pytest.mark.parametrize("meld, why", [
     ("R4 R5", "at least 3"),
-    ("R12 R13 R1", "not consecutive"),
+    ("R12 R13 R1", "R1 cannot follow R13"),  # text 003: "1 ... may not follow number 13"
+    ("K13 K1 K2", "K1 cannot follow K13"),
+    ("B13 J B2", "B1 cannot follow B13"),    # the joker would be B1
+    ("O2 O1 O13", "O1 cannot follow O13"),   # read from the other side of the table
     ("R4 R5 R7", "R6 missing"),
     ("R4 B5 R6", "neither"),
     ("K5 B5 B5", "colour repeats"),
@@ -39,6 +42,15 @@ def test_invalid_melds_say_why(meld, why):
     v = check_meld(meld)
     assert not v.ok and v.kind is None
     assert why in v.reason
+
+
+def test_a_wrapping_run_is_not_called_a_gap():
+    # K13 K1 K2 lacks no tile in between: the reason is that 1 may not follow 13, under every
+    # preset, laid in order or not.
+    for rules in (None, STRICT):
+        v = check_meld("K13 K1 K2", rules)
+        assert not v.ok and "missing" not in v.reason and "K1 cannot follow K13" in v.reason
+    assert "K3 missing" in check_meld("K1 K2 K4").reason
 
 
 def test_joker_value_follows_laid_order_and_the_verdict_says_so():
