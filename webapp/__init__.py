@@ -18,6 +18,8 @@ Configuration (``create_app(test_config)`` keys, or the environment):
 ``RUMMIREF_GAME_CREATION_LIMIT`` (config ``GAME_CREATION_LIMIT``) new games per client address
                       (default ``20 per minute; 200 per day``);
                       ``RATELIMIT_ENABLED=False`` turns the limit off (``webapp.ratelimit``).
+``RUMMIREF_PUBLIC_URL`` (config ``PUBLIC_URL``) the address the share panel offers, e.g. behind a
+                      proxy (default: where the server listens, ``webapp.reach``).
 ``IDEMPOTENCY_TTL_SECONDS`` how long a retried request is answered with its first answer
                       (default a day; ``webapp.idempotency``).
 
@@ -87,7 +89,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     """Build the scoresheet app. ``test_config`` overrides any setting (see the module doc)."""
     from flask import Flask
 
-    from . import api, db, events, headers, live, pages, ratelimit
+    from . import api, db, events, headers, i18n, live, migrate, pages, ratelimit
 
     test_config = dict(test_config or {})
     instance = Path(test_config.pop("INSTANCE_PATH", None) or default_instance_path())
@@ -112,6 +114,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
         SSE_MAX_STREAMS=56,
         # How long a request sent with an Idempotency-Key is answered with its first answer.
         IDEMPOTENCY_TTL_SECONDS=24 * 3600,
+        PUBLIC_URL=os.environ.get("RUMMIREF_PUBLIC_URL") or None,
     )
     app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
@@ -130,11 +133,12 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
         "write_lock": threading.Lock() if engine.dialect.name == "sqlite" else None,
     }
     if app.config["AUTO_MIGRATE"]:
-        db.ensure_schema(engine)
+        migrate.ensure_schema(engine)
     app.teardown_appcontext(db.close_db)
 
     api.init_app(app)
     headers.init_app(app)
+    i18n.init_app(app)
     ratelimit.init_app(app)
     live.init_app(app, pages=app.config.get("PAGES", True))
     if app.config.get("PAGES", True):  # False: the JSON API only

@@ -33,11 +33,11 @@ def _add_db_options(p: argparse.ArgumentParser) -> None:
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "serve", help="serve the phone scoresheet (and its JSON API) on the local network",
-        description="Serve the phone scoresheet. Phones at the table open the printed URL; "
-                    "use --host 0.0.0.0 so they can reach it over Wi-Fi.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1, this computer only; "
-                        "0.0.0.0 for every network interface)")
+        description="Serve the phone scoresheet. The phones at the table open the printed "
+                    "link (same Wi-Fi); --host 127.0.0.1 keeps it to this computer.")
+    p.add_argument("--host", default="0.0.0.0",
+                   help="address to listen on (default 0.0.0.0: every network interface, so "
+                        "the phones at the table get in; 127.0.0.1: this computer only)")
     p.add_argument("--port", type=int, default=5000, help="TCP port (default 5000; 0: any free port)")
     p.add_argument("--threads", type=int, default=128,
                    help="server threads; each phone's open live-update stream holds one "
@@ -83,32 +83,17 @@ def _describe_db(app) -> str:
     return url.render_as_string(hide_password=True)
 
 
-def _lan_address() -> Optional[str]:
-    """This computer's address on the local network (no packet is sent)."""
-    import socket
-
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        s.connect(("10.255.255.255", 1))
-        addr = s.getsockname()[0]
-        return None if addr.startswith("127.") else addr
-    except OSError:
-        return None
-    finally:
-        s.close()
-
-
 def cmd_init_db(args: argparse.Namespace) -> int:
-    from . import create_app, db
+    from . import create_app, db, migrate
 
     cfg = _config(args)
     cfg["AUTO_MIGRATE"] = False
     cfg["PAGES"] = False
     app = create_app(cfg)
     engine = app.extensions["rummiref"]["engine"]
-    before = db.current_revision(engine)
-    db.upgrade(engine)
-    after = db.current_revision(engine)
+    before = migrate.current_revision(engine)
+    migrate.upgrade(engine)
+    after = migrate.current_revision(engine)
     where = _describe_db(app)
     if before == after:
         print(f"The database is up to date (revision {after}): {where}")
@@ -170,10 +155,33 @@ def waitress_options(args: argparse.Namespace, threads: int, connection_limit: i
     return options
 
 
+def print_links(app, host: str) -> str:
+    """Say where the scoresheet is: on this computer, and for the phones at the table (or why
+    they cannot get in). Returns the origin the later links are printed with."""
+    from . import reach
+
+    local = reach.local_origin(app)
+    phones = reach.phone_origin(app)
+    print(f"rummiref scoresheet: {local}/", flush=True)
+    if phones:
+        print(f"  phones at the table (same Wi-Fi) open: {phones}/", flush=True)
+        if reach.listens_everywhere(app):
+            print("  (listening on every network interface; --host 127.0.0.1 keeps it to this "
+                  "computer)", flush=True)
+        return phones
+    if reach.listens_locally(app):
+        print(f"  only this computer can connect (--host {host}); to let the phones at the "
+              f"table in, leave out --host or use --host 0.0.0.0", flush=True)
+    else:
+        print("  this computer is on no network, so no phone can connect yet: join the "
+              "table's Wi-Fi (the pages then share the right link)", flush=True)
+    return local
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
-    from . import create_app
+    from . import create_app, reach
 
     if not 0 <= args.port < 65536:
         print(f"rummiref: --port must be 1-65535 (0: any free port), not {args.port}",
@@ -192,19 +200,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"rummiref: cannot listen on {args.host}:{args.port}: {e.strerror or e}. "
               f"Is another server using that port? Try --port {args.port + 1}.", file=sys.stderr)
         return 1
-    port = server.effective_port
-    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
-    print(f"rummiref scoresheet: http://{shown_host}:{port}/", flush=True)
-    if args.host in ("0.0.0.0", "::", ""):
-        lan = _lan_address()
-        if lan:
-            print(f"  phones on this network: http://{lan}:{port}/", flush=True)
-    elif args.host.startswith("127.") or args.host == "localhost":
-        print("  (only this computer can connect; use --host 0.0.0.0 for phones on the "
-              "network)", flush=True)
+    reach.remember(app, args.host, server.effective_port)
+    base = print_links(app, args.host)
     print(f"  database: {_describe_db(app)}", flush=True)
     if getattr(started, "url", None):  # the demo game
-        base = f"http://{shown_host}:{port}"
         print(f"  live referee demo: {base}{started.url}", flush=True)
         print(f"  its scoresheet, with the edit token: {base}/games/{started.game}"
               f"#token={started.token}", flush=True)

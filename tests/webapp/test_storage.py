@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect, text
 
-from webapp import create_app, db as dbmod, default_instance_path, service
+from webapp import create_app, db as dbmod, default_instance_path, migrate, rounds, service
 from webapp.models import Base
 from tests.webapp.webhelpers import http_request, snapshot
 
@@ -35,7 +35,7 @@ def test_an_error_half_way_through_a_change_leaves_nothing(app, client, game, mo
     def broken(*args, **kwargs):  # fails after the round and its scores were written
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(service, "record_change", broken)
+    monkeypatch.setattr(rounds, "record_change", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     r = client.post(f"/api/games/{game['id']}/rounds", headers=game["headers"],
                     json={"winner": "Ben", "racks": {"Ann": 5, "Cy": 5}})
@@ -67,18 +67,18 @@ def test_migrations_match_the_models_and_go_both_ways(fresh_db):
     url, schema = fresh_db
     engine = dbmod.make_engine(url, schema=schema)
     try:
-        assert dbmod.current_revision(engine) is None
-        dbmod.upgrade(engine)
-        assert dbmod.current_revision(engine) == dbmod.head_revision()
+        assert migrate.current_revision(engine) is None
+        migrate.upgrade(engine)
+        assert migrate.current_revision(engine) == migrate.head_revision()
         with engine.connect() as conn:
             diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}),
                                     Base.metadata)
         assert diff == []
-        assert dbmod.ensure_schema(engine) is False  # already at head: nothing to do
-        dbmod.downgrade(engine, "base")
+        assert migrate.ensure_schema(engine) is False  # already at head: nothing to do
+        migrate.downgrade(engine, "base")
         tables = set(inspect(engine).get_table_names()) - {"alembic_version"}
         assert tables == set()
-        assert dbmod.ensure_schema(engine) is True
+        assert migrate.ensure_schema(engine) is True
         assert set(inspect(engine).get_table_names()) >= {t.name for t in Base.metadata.tables.values()}
     finally:
         engine.dispose()

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import text
 
-from webapp import create_app, db as dbmod
+from webapp import create_app, db as dbmod, migrate
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -25,7 +25,7 @@ def old_db(request, tmp_path):
         schema = PgSchema()
         cfg.update(DATABASE_URL=PG_URL, DATABASE_SCHEMA=schema.name)
     engine = dbmod.make_engine(cfg["DATABASE_URL"], schema=cfg.get("DATABASE_SCHEMA"))
-    dbmod.upgrade(engine, "live0001")
+    migrate.upgrade(engine, "live0001")
     yield cfg, engine
     engine.dispose()
     if schema is not None:
@@ -84,5 +84,5 @@ def test_live_rounds_saved_before_the_turn_log_carry_on(old_db):
         assert (r.get_json()["turn"]["player"], r.get_json()["turn"]["legal"]) == ("Cy", True)
     finally:
         app.extensions["rummiref"]["engine"].dispose()
-    dbmod.downgrade(engine, "live0001")   # and back
-    assert dbmod.current_revision(engine) == "live0001"
+    migrate.downgrade(engine, "live0001")   # and back
+    assert migrate.current_revision(engine) == "live0001"
