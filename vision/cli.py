@@ -14,20 +14,26 @@ from pathlib import Path
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
-def _err(msg: str) -> None:
-    print(f"rummiref: {msg}", file=sys.stderr)
+def _err(msg: str, args: argparse.Namespace | None = None) -> None:
+    """Bad input: a line on standard error, or under ``--json`` one JSON object on standard
+    output, like every other answer."""
+    if getattr(args, "json", False):
+        print(json.dumps({"error": msg, "exit": EXIT_BAD_INPUT}, ensure_ascii=False))
+    else:
+        print(f"rummiref: {msg}", file=sys.stderr)
 
 
 def _load_reader(args):
     try:
         from .reader import ModelsMissingError, Reader
     except ImportError as exc:
-        _err(f"the tile reader needs the vision extra (pip install 'rummiref[vision]'): {exc}")
+        _err(f"the tile reader needs the vision extra (pip install 'rummiref[vision]'): {exc}",
+             args)
         return None
     try:
         return Reader(args.models, threads=args.threads, rules=args.rules)
     except ModelsMissingError as exc:
-        _err(str(exc))
+        _err(str(exc), args)
         return None
 
 
@@ -86,7 +92,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     if not folder.is_dir():
-        _err(f"{folder}: no such folder")
+        _err(f"{folder}: no such folder", args)
         return EXIT_BAD_INPUT
     reader = _load_reader(args)
     if reader is None:
@@ -97,7 +103,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     try:
         result = evaluate(folder, reader, confusion_png=png, progress=not args.json)
     except FileNotFoundError as exc:
-        _err(str(exc))
+        _err(str(exc), args)
         return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps({k: v for k, v in result.items() if k != "per_image" or args.per_image}))

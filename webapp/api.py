@@ -7,43 +7,17 @@ nothing: every change runs in one transaction that is rolled back on any error.
 
 from __future__ import annotations
 
-import json
-import math
 from typing import Any, Callable, Optional
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
-from werkzeug.routing import BaseConverter, IntegerConverter
 
-from . import errors, events, idempotency, service
+from . import errors, events, games, idempotency, service
+from .api_input import ApiError, actor, json_body, query_int, require_token  # noqa: F401
+from .converters import INT_MAX, BoundedIntConverter, GameIdConverter
 from .db import get_db
-from .service import ServiceError
 from .transaction import run_write
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-
-class GameIdConverter(BaseConverter):
-    """Game ids as issued: 1-16 URL-safe characters. Anything else is a 404 before any query."""
-
-    regex = r"[A-Za-z0-9_-]{1,16}"
-
-
-#: The largest number a game version (``?after=``) may be: the databases' 32-bit integers.
-INT_MAX = 2**31 - 1
-
-
-class BoundedIntConverter(IntegerConverter):
-    """``<int:...>`` of at most 9 digits: a longer number matches no route (a 404 for every
-    method) and never reaches the databases' 32-bit integer columns."""
-
-    regex = r"\d{1,9}"
-    signed_regex = r"-?\d{1,9}"
-
-
-class ApiError(ServiceError):
-    def __init__(self, status: int, message: str, **extra: Any):
-        super().__init__(message, **extra)
-        self.status = status
 
 
 def init_app(app: Flask) -> None:
@@ -54,78 +28,6 @@ def init_app(app: Flask) -> None:
     app.url_map.converters.setdefault("gid", GameIdConverter)
     app.register_blueprint(bp)
     errors.init_app(app)
-
-
-# --- request helpers --------------------------------------------------------------------------
-
-def json_body() -> Any:
-    if not request.is_json:
-        raise ApiError(415, "send the body as JSON with Content-Type: application/json")
-    data = request.get_data(cache=True)  # 413 beyond MAX_CONTENT_LENGTH
-
-    def no_constants(name: str):
-        raise ValueError(f"{name} is not allowed in JSON")
-
-    def finite(text: str) -> float:
-        value = float(text)
-        if not math.isfinite(value):  # 1e999 overflows to infinity
-            raise ValueError(f"{text} is too large a number")
-        return value
-
-    try:
-        body = json.loads(data.decode("utf-8"), parse_constant=no_constants, parse_float=finite)
-        # "\ud800"-style escapes decode to lone surrogates, which no database or reply can hold.
-        json.dumps(body, ensure_ascii=False).encode("utf-8")
-        return body
-    except UnicodeEncodeError:
-        raise ApiError(400, "the body holds an invalid \\u escape (a lone surrogate)") from None
-    except UnicodeDecodeError:
-        raise ApiError(400, "the body is not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise ApiError(400, f"the body is not valid JSON: {e.msg} at line {e.lineno} "
-                            f"column {e.colno}") from None
-    except (ValueError, RecursionError) as e:
-        raise ApiError(400, f"the body is not valid JSON: {e}") from None
-
-
-def bearer_token() -> Optional[str]:
-    auth = request.headers.get("Authorization", "")
-    scheme, _, token = auth.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
-
-
-def require_token(game) -> None:
-    token = bearer_token()
-    if token is None:
-        raise ApiError(401, "this change needs the game's edit token: send "
-                            "'Authorization: Bearer <token>' (the token was given when the game "
-                            "was created)")
-    if not service.token_matches(game, token):
-        raise ApiError(403, "this token does not belong to this game; open the game from the "
-                            "phone that created it, or ask its owner for the edit link")
-
-
-def actor(body: Any = None) -> str:
-    if isinstance(body, dict):
-        device = service.clean_device(body.get("device"))
-        if device:
-            return device
-    return service.clean_device(request.headers.get("X-Rummiref-Device")) or "owner"
-
-
-def query_int(name: str, default: int, lo: int, hi: int) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError(400, f"?{name}= takes a whole number from {lo} to {hi}") from None
-    if not lo <= value <= hi:
-        raise ApiError(400, f"?{name}= takes a whole number from {lo} to {hi}")
-    return value
 
 
 def write(fn: Callable[[Any], tuple[Response, Optional[tuple[str, int]]]]) -> Response:
@@ -169,8 +71,6 @@ def _api_headers(resp: Response) -> Response:
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     return resp
 
-
-# --- routes -----------------------------------------------------------------------------------
 
 @bp.get("")
 @bp.get("/")
@@ -235,6 +135,51 @@ def get_game(game_id: str):
     resp = jsonify(state)
     resp.set_etag(str(state["version"]))
     return resp
+
+
+@bp.patch("/games/<gid:game_id>")
+def patch_game(game_id: str):
+    """Rename the game or change its target (the owner: the edit token)."""
+    def do(db):
+        game = service.get_game(db, game_id, lock=True)
+        require_token(game)
+        body = json_body()
+        out = games.edit_game(db, game, body, actor(body))
+        resp = _json(200, out)
+        resp.set_etag(str(out["version"]))
+        return resp, (game_id, out["version"])
+
+    return write(do)
+
+
+@bp.delete("/games/<gid:game_id>")
+def delete_game(game_id: str):
+    """Delete the game, its rounds and its change log (the owner: the edit token)."""
+    def do(db):
+        game = service.get_game(db, game_id, lock=True)
+        require_token(game)
+        version = game.version
+        out = games.delete_game(db, game)
+        # Wakes the phones following the game, whose streams then find it gone.
+        return _json(200, out), (game_id, version + 1)
+
+    return write(do)
+
+
+@bp.post("/games/<gid:game_id>/rematch")
+def post_rematch(game_id: str):
+    """A new game with the same players once this one is over; asked again, the same one."""
+    def do(db):
+        game = service.get_game(db, game_id, lock=True)
+        require_token(game)
+        body = json_body() if request.content_length else {}
+        out, created = games.rematch(db, game, actor(body))
+        location = f"/api/games/{out['id']}"
+        if not created:
+            return _json(200, out, location), None
+        return _json(201, out, location), (game_id, game.version)
+
+    return write(do)
 
 
 @bp.get("/games/<gid:game_id>/rounds/<int:number>")

@@ -11,6 +11,7 @@ import logging
 from typing import Any, Optional
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask_babel import lazy_gettext
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
@@ -41,10 +42,10 @@ _HTTP_MESSAGES = {
 }
 
 _PAGE_MESSAGES = {
-    400: "The address or the request is malformed. Check the link.",
-    404: "There is nothing at this address. Check the link, or start a new game.",
-    405: "This page cannot be sent a form.",
-    413: "That was too large to send.",
+    400: lazy_gettext("The address or the request is malformed. Check the link."),
+    404: lazy_gettext("There is nothing at this address. Check the link, or start a new game."),
+    405: lazy_gettext("This page cannot be sent a form."),
+    413: lazy_gettext("That was too large to send."),
 }
 
 
@@ -86,7 +87,7 @@ def http_error(e: HTTPException):
     else:
         default = _PAGE_MESSAGES.get(status)
         described = e.description if e.description != type(e).description else None
-        message = described or default or (e.name or "Error")
+        message = str(described or default or (e.name or "Error"))
     if not is_api():
         if "pages" not in current_app.blueprints:
             return e

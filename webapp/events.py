@@ -148,6 +148,11 @@ def events_after(engine: Engine, game_id: str, after: int, limit: int = 200) -> 
                                .order_by(GameEvent.version).limit(limit)).scalars())
 
 
+def _deleted(engine: Engine, game_id: str) -> bool:
+    with Session(engine) as db:
+        return db.get(Game, game_id) is None
+
+
 def stream(broker: Broker, game_id: str, after: Optional[int], hello: Optional[dict],
            current_version: int, *, max_seconds: float, heartbeat: float,
            max_streams: Optional[int] = None) -> Iterator[str]:
@@ -170,8 +175,12 @@ def stream(broker: Broker, game_id: str, after: Optional[int], hello: Optional[d
         deadline = time.monotonic() + max_seconds
         last_sent = time.monotonic()
         broker.notify(game_id, current_version)  # seed what the poller compares against
+        woken = False
         while True:
             rows = events_after(broker.engine, game_id, last)
+            if not rows and woken and _deleted(broker.engine, game_id):
+                yield format_event("game-deleted", {"game": game_id})
+                return
             for row in rows:
                 yield format_event(row.type, row.data, row.version)
                 last = row.version
@@ -184,6 +193,6 @@ def stream(broker: Broker, game_id: str, after: Optional[int], hello: Optional[d
             if now - last_sent >= heartbeat:
                 yield ": ping\n\n"
                 last_sent = now
-            broker.wait(game_id, last, min(heartbeat, deadline - now, 5.0))
+            woken = broker.wait(game_id, last, min(heartbeat, deadline - now, 5.0))
     finally:
         broker.unsubscribe(game_id)

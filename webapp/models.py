@@ -13,6 +13,12 @@ from sqlalchemy.types import TypeDecorator
 
 NAME_MAX = 40
 DEVICE_MAX = 60
+TITLE_MAX = 60
+#: The longest rack a player may type as text ("R5 K13 J ...").
+RACK_TEXT_MAX = 400
+#: What a game can be played to: a number of points (the first total to reach it ends the
+#: game) or a number of rounds.
+TARGET_KINDS = ("points", "rounds")
 
 
 def utcnow() -> datetime:
@@ -66,6 +72,13 @@ class Game(Base):
     timer_turn: Mapped[int] = mapped_column(Integer, default=0)
     timer_started_ms: Mapped[Optional[int]] = mapped_column(BigInteger)
     timer_elapsed_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: A name the owner gave the game (None: it is called by its players).
+    title: Mapped[Optional[str]] = mapped_column(String(TITLE_MAX))
+    #: What the game is played to (one of TARGET_KINDS and a number), or None: no end.
+    target_kind: Mapped[Optional[str]] = mapped_column(String(8))
+    target: Mapped[Optional[int]] = mapped_column(Integer)
+    #: The game this one is a rematch of (one rematch per game; the id may outlive that game).
+    rematch_of: Mapped[Optional[str]] = mapped_column(String(16), unique=True, index=True)
 
     players: Mapped[list["Player"]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan",

@@ -10,7 +10,8 @@ from typing import Any
 
 import referee
 
-from .models import DEVICE_MAX, NAME_MAX
+from .ending import TARGET_MAX
+from .models import DEVICE_MAX, NAME_MAX, TITLE_MAX
 from .idempotency import KEY_MAX as IDEMPOTENCY_KEY_MAX
 from .service import MAX_PLAYERS, MIN_PLAYERS, RACK_TEXT_MAX, TIMER_ACTIONS
 
@@ -32,6 +33,22 @@ TIMESTAMP = {"type": "string", "format": "date-time"}
 NULLABLE_TIMESTAMP = {"type": ["string", "null"], "format": "date-time"}
 SCORES = {"type": "object", "additionalProperties": {"type": "integer"},
           "description": "player name -> points, in seat order"}
+TITLE = {"type": ["string", "null"], "maxLength": TITLE_MAX,
+         "description": "a name for the game (null: it is called by its players)"}
+TARGET = {"anyOf": [
+    {"type": "object", "required": ["kind", "value"], "additionalProperties": False,
+     "properties": {"kind": {"enum": ["points", "rounds"]},
+                    "value": {"type": "integer", "minimum": 1,
+                              "maximum": max(TARGET_MAX.values())}}},
+    {"type": "null"}],
+    "description": f"what the game is played to: points (1-{TARGET_MAX['points']}; over once a "
+                   f"total reaches them) or rounds (1-{TARGET_MAX['rounds']}; over once that "
+                   f"many are played). The highest total wins, a tie shares the win. null: the "
+                   f"game has no end"}
+END = {"over": {"type": "boolean", "description": "the target is reached: no more rounds "
+                                                  "(they can still be corrected or undone)"},
+       "winners": {"type": "array", "items": NAME,
+                   "description": "once over: the highest total (several on a tie)"}}
 
 E400 = _err("Malformed JSON or query parameter")
 E401 = _json(_ref("Error"), "No edit token: send Authorization: Bearer <token>")
@@ -77,6 +94,7 @@ IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
                               "day; the edit token of a game is never stored, a retried create "
                               "is given it again."}
 EDIT = [{"bearerAuth": []}]
+GAME_ETAG = {"ETag": {"schema": {"type": "string"}, "description": "the game's version"}}
 
 
 def _schemas() -> dict[str, Any]:
@@ -95,6 +113,8 @@ def _schemas() -> dict[str, Any]:
                                  "token": {"type": "string"}, "game": {"type": "string"},
                                  "round": {"type": "integer"},
                                  "last_round": {"type": ["integer", "null"]},
+                                 "winners": {"type": "array", "items": {"type": "string"},
+                                             "description": "409: the game is over"},
                                  "changed_by": {"type": "string",
                                                 "description": "412: the phone that changed "
                                                                "the round meanwhile"}}},
@@ -165,12 +185,20 @@ def _schemas() -> dict[str, Any]:
                             "description": "what the preset says happens when time runs out"}}},
         "Game": {
             "type": "object",
-            "required": ["id", "created_at", "updated_at", "version", "rules", "players",
+            "required": ["id", "created_at", "updated_at", "version", "title", "target", "over",
+                         "winners", "rematch", "rematch_of", "rules", "players",
                          "rounds", "totals", "ranking", "next_round", "next_starter", "timer",
                          "links"],
             "properties": {
                 "id": {"type": "string"}, "created_at": TIMESTAMP, "updated_at": TIMESTAMP,
-                "version": {"type": "integer", "minimum": 0}, "rules": _ref("Rules"),
+                "version": {"type": "integer", "minimum": 0}, "title": TITLE, "target": TARGET,
+                **END,
+                "rematch": {"type": ["string", "null"],
+                            "description": "the id of this game's rematch, once there is one"},
+                "rematch_of": {"type": ["string", "null"],
+                               "description": "the game this one is a rematch of (while it "
+                                              "exists)"},
+                "rules": _ref("Rules"),
                 "players": {"type": "array", "items": _ref("Player"),
                             "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS},
                 "rounds": {"type": "array", "items": _ref("Round")},
@@ -186,10 +214,11 @@ def _schemas() -> dict[str, Any]:
                            "url": {"type": "string"}, "game": _ref("Game")}},
         "GameSummary": {
             "type": "object",
-            "required": ["id", "created_at", "updated_at", "rules", "rules_title", "players",
-                         "rounds", "totals", "leaders"],
+            "required": ["id", "created_at", "updated_at", "title", "target", "over", "winners",
+                         "rules", "rules_title", "players", "rounds", "totals", "leaders"],
             "properties": {"id": {"type": "string"}, "created_at": TIMESTAMP,
-                           "updated_at": TIMESTAMP, "rules": {"type": "string"},
+                           "updated_at": TIMESTAMP, "title": TITLE, "target": TARGET, **END,
+                           "rules": {"type": "string"},
                            "rules_title": {"type": "string"},
                            "players": {"type": "array", "items": NAME},
                            "rounds": {"type": "integer", "minimum": 0}, "totals": SCORES,
@@ -209,8 +238,23 @@ def _schemas() -> dict[str, Any]:
                 "rules": {"type": ["string", "null"],
                           "description": "rule preset: " + ", ".join(referee.PRESETS)
                                          + f" (default {referee.DEFAULT_PRESET})"},
+                "title": TITLE, "target": TARGET,
                 "device": {"type": ["string", "null"],
                            "description": "a name for this phone, for the audit trail"}}},
+        "GameSettings": {
+            "type": "object", "additionalProperties": False, "minProperties": 1,
+            "examples": [{"title": "Friday at Ann's"}, {"target": {"kind": "rounds", "value": 8}}],
+            "properties": {"title": TITLE, "target": TARGET,
+                           "device": {"type": ["string", "null"]}}},
+        "GameDeleted": {
+            "type": "object", "required": ["deleted", "players", "rounds"],
+            "properties": {"deleted": {"type": "string", "description": "the game's id"},
+                           "players": {"type": "array", "items": NAME},
+                           "rounds": {"type": "integer", "minimum": 0}}},
+        "Rematch": {
+            "type": "object", "required": ["id", "url", "game"],
+            "properties": {"id": {"type": "string"}, "url": {"type": "string"},
+                           "game": _ref("Game")}},
         "RoundInput": {
             "type": "object", "required": ["winner", "racks"], "additionalProperties": False,
             "examples": [{"winner": "Ann", "racks": {"Ben": "R5 K13 J", "Cy": 12}},
@@ -224,19 +268,19 @@ def _schemas() -> dict[str, Any]:
                 "device": {"type": ["string", "null"]}}},
         "RoundChange": {
             "type": "object",
-            "required": ["round", "scores", "totals", "ranking", "next_round", "next_starter",
-                         "timer", "version"],
+            "required": ["round", "scores", "totals", "ranking", "over", "winners", "next_round",
+                         "next_starter", "timer", "version"],
             "properties": {"round": _ref("Round"), "scores": SCORES, "totals": SCORES,
-                           "ranking": _ref("Ranking"),
+                           "ranking": _ref("Ranking"), **END,
                            "next_round": {"type": "integer", "minimum": 1},
                            "next_starter": NAME, "timer": _ref("Timer"),
                            "version": {"type": "integer"}}},
         "RoundUndone": {
             "type": "object",
-            "required": ["deleted", "totals", "ranking", "next_round", "next_starter", "timer",
-                         "version"],
+            "required": ["deleted", "totals", "ranking", "over", "winners", "next_round",
+                         "next_starter", "timer", "version"],
             "properties": {"deleted": _ref("Round"), "totals": SCORES,
-                           "ranking": _ref("Ranking"),
+                           "ranking": _ref("Ranking"), **END,
                            "next_round": {"type": "integer", "minimum": 1},
                            "next_starter": NAME, "timer": _ref("Timer"),
                            "version": {"type": "integer"}}},
@@ -267,8 +311,8 @@ def _schemas() -> dict[str, Any]:
                 "required": ["id", "at", "actor", "action", "round", "before", "after"],
                 "properties": {"id": {"type": "integer"}, "at": TIMESTAMP,
                                "actor": {"type": "string"},
-                               "action": {"enum": ["create-game", "add-round", "edit-round",
-                                                   "undo-round"]},
+                               "action": {"enum": ["create-game", "edit-game", "add-round",
+                                                   "edit-round", "undo-round"]},
                                "round": {"type": ["integer", "null"]},
                                "before": {"type": ["object", "null"]},
                                "after": {"type": ["object", "null"]}}}}}},
@@ -325,13 +369,40 @@ def document() -> dict[str, Any]:
                                                             "new game"),
                                    "413": E413, "415": E415, "422": E422, "429": E429,
                                    "503": E503}}},
-        "/api/games/{game_id}": {"get": {
-            "operationId": "getGame", "summary": "Players, rounds, totals, ranking, timer",
-            "parameters": [GAME_ID],
-            "responses": {"200": {**_json(_ref("Game"), "The game"),
-                                  "headers": {"ETag": {"schema": {"type": "string"},
-                                                       "description": "the game's version"}}},
-                          "404": E404}}},
+        "/api/games/{game_id}": {
+            "get": {"operationId": "getGame",
+                    "summary": "Players, rounds, totals, ranking, timer, target and winners",
+                    "parameters": [GAME_ID],
+                    "responses": {"200": {**_json(_ref("Game"), "The game"),
+                                          "headers": GAME_ETAG},
+                                  "404": E404}},
+            "patch": {"operationId": "editGame",
+                      "summary": "Rename the game or change its target (null clears either)",
+                      "security": EDIT, "parameters": [GAME_ID, DEVICE],
+                      "requestBody": body("GameSettings"),
+                      "responses": {"200": {**_json(_ref("Game"), "The game as changed"),
+                                            "headers": GAME_ETAG},
+                                    **write_errors}},
+            "delete": {"operationId": "deleteGame",
+                       "summary": "Delete the game with its rounds and change log; phones "
+                                  "following it get the game-deleted event",
+                       "security": EDIT, "parameters": [GAME_ID],
+                       "responses": {"200": _json(_ref("GameDeleted"), "What was deleted"),
+                                     "401": E401, "403": E403, "404": E404, "503": E503}}},
+        "/api/games/{game_id}/rematch": {"post": {
+            "operationId": "rematch",
+            "summary": "Once the game is over: a new game with the same players, seats, rules, "
+                       "target and title, edited with the same token",
+            "description": "A game has one rematch: asking again answers it with 200. The game "
+                           "itself gets a rematch event with the new game's id. No body is "
+                           "needed ({\"device\": ...} at most).",
+            "security": EDIT, "parameters": [GAME_ID, DEVICE],
+            "responses": {"201": {**_json(_ref("Rematch"), "The new game"),
+                                  "headers": {"Location": {"schema": {"type": "string"}}}},
+                          "200": {**_json(_ref("Rematch"), "The rematch there already is"),
+                                  "headers": {"Location": {"schema": {"type": "string"}}}},
+                          **write_errors,
+                          "409": _err("The game is not over (or has no target)")}}},
         "/api/games/{game_id}/rounds": {"post": {
             "operationId": "addRound", "summary": "Enter a round; scored by the game's preset",
             "security": EDIT, "parameters": [GAME_ID, IDEMPOTENCY, DEVICE],
@@ -381,7 +452,8 @@ def document() -> dict[str, Any]:
                                    **write_errors, "409": E409}}},
         "/api/games/{game_id}/events": {"get": {
             "operationId": "gameEvents",
-            "summary": "Server-sent events: hello, round-added, round-edited, round-undone, timer",
+            "summary": "Server-sent events: hello, round-added, round-edited, round-undone, timer, "
+                       "game-edited, rematch, game-deleted",
             "description": "Each event's id is the game version after the change; reconnecting "
                            "with Last-Event-ID (or ?after=) replays what was missed.",
             "parameters": [GAME_ID,

@@ -1,8 +1,8 @@
 """A real HTTP server for tests and benchmarks: the same waitress server ``rummiref serve``
 runs, in a background thread on a free loopback port.
 
-    server = LiveServer(app)        # started
-    server.url                      # "http://127.0.0.1:PORT"
+    server = LiveServer(app)        # started; host="0.0.0.0" listens on every interface
+    server.url                      # "http://127.0.0.1:PORT" (this computer's own link)
     server.stop()
 
 Also a context manager. Streams that are open when it stops are cut off.
@@ -24,7 +24,10 @@ class LiveServer:
                                     clear_untrusted_proxy_headers=True)
         self.host = host
         self.port = self.server.effective_port
-        self.url = f"http://{host}:{self.port}"
+        from .reach import WILDCARD, remember
+
+        remember(app, host, self.port)
+        self.url = f"http://{'127.0.0.1' if host in WILDCARD else host}:{self.port}"
         self._thread: Optional[threading.Thread] = threading.Thread(
             target=self._run, name=f"rummiref-live-{self.port}", daemon=True)
         self._thread.start()

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from webapp import service
+from webapp import service, stamps
 from tests.webapp.webhelpers import new_game, snapshot
 
 
@@ -111,7 +111,7 @@ def test_player_records_across_games(client):
 def clock(monkeypatch):
     """A hand-moved clock for the timer (milliseconds)."""
     now = {"ms": 1_800_000_000_000}
-    monkeypatch.setattr(service, "now_ms", lambda: now["ms"])
+    monkeypatch.setattr(stamps, "now_ms", lambda: now["ms"])
     return now
 
 

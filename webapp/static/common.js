@@ -77,12 +77,12 @@ const RR = (() => {
         cache: "no-store", credentials: "same-origin",
       });
     } catch (e) {
-      throw new ApiError("No connection to the scoresheet server. Check the Wi-Fi; nothing was lost.", 0);
+      throw new ApiError(t("No connection to the scoresheet server. Check the Wi-Fi; nothing was lost."), 0);
     }
     let data = null;
     try { data = await resp.json(); } catch (e) { data = null; }
     if (!resp.ok) {
-      const msg = (data && data.error) || ("The server answered " + resp.status + ".");
+      const msg = (data && data.error) || t("The server answered %(status)s.", { status: resp.status });
       throw new ApiError(msg, resp.status, data);
     }
     return data;
@@ -121,10 +121,141 @@ const RR = (() => {
     }
     if (button) {
       const old = button.textContent;
-      button.textContent = "Copied";
+      button.textContent = t("Copied");
       setTimeout(() => { button.textContent = old; }, 1200);
     }
   }
 
-  return { getToken, setToken, myGames, device, setDevice, randomKey, api, ApiError, el, showError, copyText };
+  /* The page's language: its translations come in a JSON block (webapp.i18n.js_catalog).
+     t("Round %(n)s", {n: 3}); tn("%(n)s tile", "%(n)s tiles", count) picks the plural form the
+     language needs. A string without a translation stays as written. */
+  const catalog = (() => {
+    const node = document.getElementById("rr-i18n");
+    try { return JSON.parse(node ? node.textContent : "{}") || {}; } catch (e) { return {}; }
+  })();
+  const messages = catalog.messages || {};
+  const lang = catalog.lang || document.documentElement.lang || "en";
+  /* Numbers and dates as this phone writes them: its own variant of the page's language
+     (en-GB: 24-hour clock) where it has one. */
+  const locale = (navigator.languages || []).find((l) => l.split("-")[0] === lang) || lang;
+
+  function fill(text, params) {
+    return String(text).replace(/%\((\w+)\)s/g, (m, k) => (params && k in params ? String(params[k]) : m));
+  }
+
+  function t(msgid, params) {
+    const m = messages[msgid];
+    return fill(typeof m === "string" && m ? m : msgid, params);
+  }
+
+  function tn(singular, plural, n, params) {
+    let text = n === 1 ? singular : plural;
+    const forms = messages[singular];
+    if (forms && typeof forms === "object") {
+      let tag = "other";
+      try { tag = new Intl.PluralRules(lang).select(n); } catch (e) { /* an old browser */ }
+      text = forms[tag] || forms.other || text;
+    }
+    return fill(text, Object.assign({ n }, params));
+  }
+
+  /* A translated sentence as nodes, its %(name)s filled with nodes or text: tx("Time is up for
+     %(name)s.", {name: el("bdi", {}, player)}). A name in its own <bdi> is kept apart from the
+     text around it: a right-to-left name never carries a number or a full stop to its other
+     side. */
+  function tx(msgid, params) {
+    const m = messages[msgid];
+    const text = typeof m === "string" && m ? m : msgid;
+    const out = [];
+    let last = 0;
+    text.replace(/%\((\w+)\)s/g, (match, key, at) => {
+      out.push(text.slice(last, at));
+      const v = params && key in params ? params[key] : match;
+      out.push(v instanceof Node ? v : String(v));
+      last = at + match.length;
+      return match;
+    });
+    out.push(text.slice(last));
+    return out.filter((x) => x !== "");
+  }
+
+  /* A moment in the phone's own time zone and language. */
+  function when(iso) {
+    const d = new Date(iso);
+    if (!iso || isNaN(d)) return "";
+    try {
+      return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(d);
+    } catch (e) { return d.toLocaleString(); }
+  }
+
+  /* Server-rendered <time datetime="..."> elements carry UTC; show them in local time. */
+  function localTimes(root) {
+    (root || document).querySelectorAll("time[datetime]").forEach((node) => {
+      const text = when(node.getAttribute("datetime"));
+      if (text) { node.textContent = text; node.title = node.getAttribute("datetime"); }
+    });
+  }
+  localTimes(document);
+
+  function forgetGame(gameId) {
+    const s = store();
+    if (!s) return;
+    s.removeItem(TOKEN_PREFIX + gameId);
+    let games = [];
+    try { games = JSON.parse(s.getItem(GAMES_KEY) || "[]"); } catch (e) { games = []; }
+    s.setItem(GAMES_KEY, JSON.stringify(games.filter((g) => g && g.id !== gameId)));
+  }
+
+  /* The end of a game chosen in a target picker (templates/_target.html): {kind, value}, null
+     for none, or an Error whose message says what to fix. */
+  function readTarget(fieldset) {
+    const chosen = fieldset.querySelector("input[type=radio]:checked");
+    const kind = chosen ? chosen.value : "";
+    if (!kind) return null;
+    const box = fieldset.querySelector(".target-value[data-kind='" + kind + "']");
+    const value = Number(box.value);
+    const max = Number(box.max);
+    if (!Number.isInteger(value) || value < 1 || value > max) {
+      return new Error(kind === "points" ? t("Play to 1 to %(max)s points: type a whole number.", { max })
+                                         : t("Play 1 to %(max)s rounds: type a whole number.", { max }));
+    }
+    return { kind, value };
+  }
+
+  /* Typing a number picks its option. */
+  function wireTarget(fieldset, onChange) {
+    fieldset.addEventListener("focusin", (ev) => {
+      if (!ev.target.classList.contains("target-value")) return;
+      const radio = ev.target.closest("label").querySelector("input[type=radio]");
+      radio.checked = true;
+      if (onChange) onChange();
+    });
+    fieldset.addEventListener("input", () => { if (onChange) onChange(); });
+  }
+
+  /* Ask before something that cannot be taken back, in the page (a <dialog>), not in a
+     browser pop-up; `title` and `message` are text or lists of text and nodes (tx). Resolves
+     true when the person chose `ok`. */
+  function confirmBox({ title, message, ok, cancel, danger }) {
+    return new Promise((resolve) => {
+      const yes = el("button", { type: "button", class: "btn " + (danger ? "danger" : "primary"),
+        value: "ok" }, ok || t("OK"));
+      const no = el("button", { type: "button", class: "btn ghost", value: "cancel" }, cancel || t("Cancel"));
+      const dlg = el("dialog", { class: "confirm", "aria-labelledby": "confirm-title" },
+        el("h2", { id: "confirm-title" }, ...[].concat(title || "")),
+        el("p", { class: "confirm-text" }, ...[].concat(message || "")),
+        el("div", { class: "confirm-actions" }, no, yes));
+      let answer = false;
+      yes.addEventListener("click", () => { answer = true; dlg.close(); });
+      no.addEventListener("click", () => dlg.close());
+      dlg.addEventListener("close", () => { dlg.remove(); resolve(answer); });
+      document.body.append(dlg);
+      dlg.showModal();
+      no.focus();
+    });
+  }
+
+  return { getToken, setToken, forgetGame, myGames, device, setDevice, randomKey, api, ApiError, el,
+           showError, copyText, readTarget, wireTarget, confirm: confirmBox, t, tn, tx, when,
+           localTimes, lang };
 })();

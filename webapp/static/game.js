@@ -8,7 +8,7 @@
 "use strict";
 
 (() => {
-  const { el, api, showError } = RR;
+  const { el, api, showError, t, tn, tx } = RR;
   const body = document.body;
   const gameId = body.dataset.gameId;
   const apiBase = "/api/games/" + encodeURIComponent(gameId);
@@ -25,7 +25,7 @@
   const token = RR.getToken(gameId);
   const isOwner = !!token;
   body.classList.toggle("is-owner", isOwner);
-  $("role").textContent = isOwner ? "You can edit" : "View only";
+  $("role").textContent = isOwner ? t("You can edit") : t("View only");
   $("role").classList.toggle("owner", isOwner);
 
   let game = null;
@@ -44,6 +44,40 @@
     if (game.timer) setTimer(game.timer);
     const players = game.players.map((p) => p.name);
     if (isOwner) RR.setToken(gameId, token, players);
+    showHead();
+    const over = !!game.over;
+    $("new-round").hidden = over || !!entry;
+    $("game-over-note").hidden = !over;
+    body.classList.toggle("game-over", over);
+    if (over && entry && entry.mode === "add") closeEntry();
+  }
+
+  /* The title, the players under it, and what the game is played to. */
+  function showHead() {
+    const names = game.players.slice().sort((a, b) => a.seat - b.seat).map((p) => p.name);
+    const h1 = $("game-title");
+    const parts = (list) => list.flatMap((n, i) => [...(i ? [" \u00b7 "] : []), el("bdi", {}, n)]);
+    if (game.title) h1.replaceChildren(el("bdi", {}, game.title));
+    else h1.replaceChildren(...parts(names));
+    $("players-sub").hidden = !game.title;
+    const target = game.target;
+    const line = $("target-line");
+    line.hidden = !target;
+    if (target) line.textContent = targetText(target);
+    document.title = (game.title || names.join(", ")) + " \u00b7 rummiref";
+  }
+
+  function targetText(target) {
+    const num = { num: target.value };
+    return target.kind === "points"
+      ? tn("Played to %(num)s point", "Played to %(num)s points", target.value, num)
+      : tn("Played to %(num)s round", "Played to %(num)s rounds", target.value, num);
+  }
+
+  /* "Ann", "Ann and Ben", "Ann, Ben and Cy" in the page's language. */
+  function listOf(names) {
+    try { return new Intl.ListFormat(RR.lang, { type: "conjunction" }).format(names); }
+    catch (e) { return names.join(", "); }
   }
 
   // --- the sheet: refetched whenever the game changes -------------------------------------------
@@ -81,6 +115,8 @@
           if (d) d.open = true;
         }
         old.replaceWith(adopted);
+        const winner = doc.getElementById("winner-slot");
+        if (winner && $("winner-slot")) $("winner-slot").replaceWith(document.adoptNode(winner));
         if (shownVersion() < wanted) sheetAgain = true;  // an older copy raced a newer event
       } while (sheetAgain);
     } catch (e) {
@@ -100,13 +136,15 @@
   function connect() {
     if (source) source.close();
     source = new EventSource(apiBase + "/events");
-    source.onopen = () => setLive("live", "live");
+    source.onopen = () => setLive("live", t("live"));
     source.onerror = () => {
-      setLive("down", "reconnecting…");
+      if (deleted) return;
+      setLive("down", t("reconnecting…"));
+      checkGone();
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
     };
     source.addEventListener("hello", (ev) => {
-      setLive("live", "live");
+      setLive("live", t("live"));
       const data = parse(ev);
       if (data && data.game) { game = data.game; want(data.game.version); onGame(); }
       refreshSheet();
@@ -119,6 +157,15 @@
         loadGame();
       });
     }
+    for (const type of ["game-edited", "rematch"]) {
+      source.addEventListener(type, (ev) => {
+        const data = parse(ev);
+        if (data) want(data.version);
+        refreshSheet();
+        loadGame();
+      });
+    }
+    source.addEventListener("game-deleted", () => gameDeleted());
     source.addEventListener("timer", (ev) => {
       const data = parse(ev);
       if (data && data.timer) setTimer(data.timer);
@@ -126,6 +173,29 @@
   }
 
   function parse(ev) { try { return JSON.parse(ev.data); } catch (e) { return null; } }
+
+  /* The game is gone (its owner deleted it, here or on another phone): say so, stop listening,
+     forget its token. */
+  let deleted = false;
+  function gameDeleted() {
+    if (deleted) return;
+    deleted = true;
+    if (source) source.close();
+    RR.forgetGame(gameId);
+    setLive("down", t("deleted"));
+    body.classList.remove("is-owner");
+    body.classList.add("is-deleted");
+    $("deleted-note").hidden = false;
+    $("deleted-note").scrollIntoView({ block: "start" });
+  }
+
+  async function checkGone() {
+    try {
+      await api("GET", apiBase);
+    } catch (e) {
+      if (e.status === 404) gameDeleted();
+    }
+  }
 
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") { refreshSheet(); loadGame(); }
@@ -156,11 +226,17 @@
         const r = round.racks ? round.racks[p] : null;
         if (typeof r === "number") entry.racks[p].points = String(r);
         else if (typeof r === "string" && /^\s*\d+\s*$/.test(r)) entry.racks[p].points = r.trim();
-        else if (typeof r === "string" && r.trim()) entry.racks[p].tiles = r.trim().split(/\s+/);
+        else if (typeof r === "string" && r.trim()) {
+          entry.racks[p].tiles = r.trim().split(/\s+/);
+          // The server's value of these tiles under the game's rules, as scored.
+          const v = round.rack_values ? round.rack_values[p] : undefined;
+          entry.racks[p].value = typeof v === "number" ? v : null;
+        }
       }
     }
-    $("entry-title").textContent = (mode === "edit" ? "Edit round " : "Round ") + entry.number;
-    saveBtn.textContent = mode === "edit" ? "Save changes" : "Save round";
+    $("entry-title").textContent = mode === "edit" ? t("Edit round %(n)s", { n: entry.number })
+      : t("Round %(n)s", { n: entry.number });
+    saveBtn.textContent = mode === "edit" ? t("Save changes") : t("Save round");
     showError(entryError, "");
     renderWinners();
     renderRacks();
@@ -172,7 +248,7 @@
   function closeEntry() {
     entry = null;
     entryBox.hidden = true;
-    $("new-round").hidden = false;
+    $("new-round").hidden = !!(game && game.over);
     $("rack-cards").replaceChildren();
   }
 
@@ -184,7 +260,7 @@
         dataset: { player: p }, onclick: () => chooseWinner(p) }, p));
     }
     box.append(el("button", { type: "button", class: "btn nobody", "aria-pressed": String(entry.winner === null),
-      onclick: () => chooseWinner(null) }, "Nobody went out (pool empty)"));
+      onclick: () => chooseWinner(null) }, t("Nobody went out (pool empty)")));
   }
 
   function chooseWinner(p) {
@@ -206,8 +282,8 @@
     const need = neededPlayers();
     $("step-racks").hidden = need.length === 0;
     $("racks-q").textContent = entry.winner === null
-      ? "Nobody went out: what is left on every rack?"
-      : "What is left on each loser's rack? Points, or tap Tiles.";
+      ? t("Nobody went out: what is left on every rack?")
+      : t("What is left on each loser's rack? Points, or tap Tiles.");
     // Cards are filled in place when the same players are asked for: the open keypad is never
     // taken out of the page, so a tap whose press and release straddle a redraw still lands.
     const shown = Array.from(cards.children);
@@ -222,7 +298,7 @@
   function fillCard(card, p) {
     const st = entry.racks[p];
     const points = el("input", { class: "rack-points", type: "text", inputmode: "numeric", pattern: "[0-9]*",
-      maxlength: "4", autocomplete: "off", "aria-label": p + " rack points", placeholder: "pts",
+      maxlength: "4", autocomplete: "off", "aria-label": t("%(name)s rack points", { name: p }), placeholder: t("pts"),
       dataset: { player: p } });
     points.value = st.tiles.length ? (st.value === null ? "" : String(st.value)) : st.points;
     points.disabled = st.tiles.length > 0;
@@ -239,7 +315,7 @@
       if (next) next.focus(); else if (!saveBtn.disabled) saveBtn.click();
     });
     const toggle = el("button", { type: "button", class: "btn small rack-tiles-toggle",
-      "aria-expanded": String(entry.active === p), dataset: { player: p } }, entry.active === p ? "Done" : "Tiles");
+      "aria-expanded": String(entry.active === p), dataset: { player: p } }, entry.active === p ? t("Done") : t("Tiles"));
     toggle.addEventListener("click", () => {
       entry.active = entry.active === p ? null : p;
       renderRacks();
@@ -255,18 +331,22 @@
           st.tiles = photo.tiles.split(/\s+/).filter(Boolean);
           forgetPhotoRack(p);
           tilesChanged(p);
-        } }, "Use the rack from the photo: " + photo.tiles));
+        } }, t("Use the rack from the photo: %(tiles)s", { tiles: photo.tiles })));
     }
     if (st.tiles.length) {
-      const chips = el("div", { class: "picked", "aria-label": p + " tiles" });
-      st.tiles.forEach((t, i) => {
-        const colour = t === "J" ? "J" : t[0];
-        chips.append(el("button", { type: "button", class: "chip c-" + colour, title: "Remove " + t,
-          "aria-label": "Remove " + t, onclick: () => { st.tiles.splice(i, 1); tilesChanged(p); } }, t));
+      const chips = el("div", { class: "picked", role: "group", "aria-label": t("%(name)s tiles", { name: p }) });
+      st.tiles.forEach((tile, i) => {
+        const colour = tile === "J" ? "J" : tile[0];
+        const remove = t("Remove %(tile)s", { tile });
+        chips.append(el("button", { type: "button", class: "chip c-" + colour, title: remove,
+          "aria-label": remove, onclick: () => { st.tiles.splice(i, 1); tilesChanged(p); } }, tile));
       });
       const pv = el("p", { class: "preview", dataset: { player: p } });
       showPreview(pv, st);
-      parts.push(chips, el("p", { class: "notation", dataset: { player: p } }, st.tiles.join(" ")), pv);
+      const notation = el("p", { class: "notation", dir: "ltr", dataset: { player: p } });
+      st.tiles.forEach((t, i) => notation.append(...(i ? [" "] : []),
+        el("span", { class: "t c-" + (t === "J" ? "J" : t[0]) }, t)));
+      parts.push(chips, notation, pv);
     }
     if (pad && pad.parentNode === card) pad.before(...parts);
     else card.append(...parts, ...(pad ? [pad] : []));
@@ -285,10 +365,10 @@
 
   function showPreview(pv, st) {
     pv.classList.toggle("error", Boolean(st.problem));
-    const n = st.tiles.length + (st.tiles.length === 1 ? " tile" : " tiles");
+    const n = tn("%(n)s tile", "%(n)s tiles", st.tiles.length);
     if (st.problem) pv.textContent = st.problem;
-    else if (st.value !== null) pv.textContent = n + " = " + st.value + (st.value === 1 ? " point" : " points");
-    else pv.textContent = n + " (the total is worked out when you save)";
+    else if (st.value !== null) pv.textContent = n + " = " + tn("%(n)s point", "%(n)s points", st.value);
+    else pv.textContent = t("%(tiles)s (the total is worked out when you save)", { tiles: n });
   }
 
   /* Put the server's answer into the player's card without rebuilding the cards: a rebuild
@@ -397,8 +477,37 @@
   function dropPending() { try { localStorage.removeItem(PENDING); } catch (e) { /* ignore */ } $("pending").hidden = true; }
   function pending() { try { return JSON.parse(localStorage.getItem(PENDING) || "null"); } catch (e) { return null; } }
 
+  /* Only the player who went out ends with an empty rack: a loser's 0 is asked about. */
+  async function zeroRacksConfirmed() {
+    const zero = neededPlayers().filter((p) => {
+      const st = entry.racks[p];
+      return !st.tiles.length && st.points !== "" && parseInt(st.points, 10) === 0;
+    });
+    if (!zero.length) return true;
+    const who = el("bdi", {}, listOf(zero));
+    const message = tn("Did %(names)s really have no tiles left?", "Did %(names)s really have no tiles left?",
+      zero.length, { names: listOf(zero) });
+    const out = entry.winner === null ? []
+      : [" "].concat(tx("Only %(name)s, who went out, should have none.", { name: el("bdi", {}, entry.winner) }));
+    return RR.confirm({
+      title: zero.length === 1 ? tx("%(name)s's rack is 0", { name: who })
+                               : tx("%(names)s have 0 on their racks", { names: who }),
+      message: [message].concat(out),
+      ok: t("Yes, save it"), cancel: t("No, let me fix it") });
+  }
+
   saveBtn.addEventListener("click", async () => {
     if (!entry || saveBtn.disabled) return;
+    saveBtn.disabled = true;
+    const sure = await zeroRacksConfirmed();
+    saveBtn.disabled = false;
+    if (!entry) return;
+    if (!sure) {
+      const zeroBox = Array.from($("rack-cards").querySelectorAll(".rack-points:not(:disabled)"))
+        .find((b) => b.value !== "" && parseInt(b.value, 10) === 0);
+      if (zeroBox) { zeroBox.focus(); zeroBox.select(); }
+      return;
+    }
     const req = entry.mode === "edit"
       ? { method: "PUT", path: apiBase + "/rounds/" + entry.number, body: roundBody(), key: null,
           version: entry.version }
@@ -406,16 +515,16 @@
     savePending(req);
     saveBtn.disabled = true;
     const label = saveBtn.textContent;
-    saveBtn.textContent = "Saving…";
+    saveBtn.textContent = t("Saving…");
     try {
-      await send(req, (n) => { saveBtn.textContent = "Saving… (try " + (n + 1) + ")"; });
+      await send(req, (n) => { saveBtn.textContent = t("Saving… (try %(n)s)", { n: n + 1 }); });
       dropPending();
       closeEntry();
       await Promise.all([refreshSheet(), loadGame()]);
     } catch (e) {
       if (e.status !== 0 && !(e.status >= 500)) dropPending();  // rejected: nothing changed, fix and retry
       showError(entryError, e.status === 0
-        ? "Not saved yet: no connection. Tap Save again when the Wi-Fi is back (it will count once)."
+        ? t("Not saved yet: no connection. Tap Save again when the Wi-Fi is back (it will count once).")
         : e.message);
       saveBtn.disabled = false;
       // Changed on another phone meanwhile: show what the round is now (the form stays open
@@ -455,14 +564,14 @@
       if (round) openEntry("edit", round);
       return;
     }
-    if (!window.confirm("Undo round " + n + "? Its scores are removed (the change log keeps them).")) return;
+    if (!window.confirm(t("Undo round %(n)s? Its scores are removed (the change log keeps them).", { n }))) return;
     undo.disabled = true;
     try {
       // Not retried: a repeated undo after a lost answer could remove the round before it.
       await api("DELETE", apiBase + "/rounds/" + n, { token, version: undo.dataset.version });
     } catch (e) {
       undo.disabled = false;
-      alert(e.status === 0 ? "No answer from the server: check the sheet before trying again." : e.message);
+      alert(e.status === 0 ? t("No answer from the server: check the sheet before trying again.") : e.message);
     }
     await Promise.all([refreshSheet(), loadGame()]);
   });
@@ -503,17 +612,20 @@
       warn = running && !expired && timer.warning !== null && left <= timer.warning;
       $("timer-clock").textContent = fmt(left);
       $("timer-hint").textContent = timer.state === "idle"
-        ? (isOwner ? "Tap to start the turn" : "waiting for the first turn")
-        : timer.state === "paused" ? "paused" : (expired ? "time is up" : "left of " + timer.limit + " s");
+        ? (isOwner ? t("Tap to start the turn") : t("waiting for the first turn"))
+        : timer.state === "paused" ? t("paused") : (expired ? t("time is up") : t("left of %(limit)s s", { limit: timer.limit }));
     } else {
       $("timer-clock").textContent = fmt((timer.elapsed || 0) + since);
-      $("timer-hint").textContent = "no turn limit in these rules" + (timer.state === "running" ? "" : " · " + timer.state);
+      $("timer-hint").textContent = timer.state === "paused" ? t("no turn limit in these rules · paused")
+        : timer.state === "idle" ? t("no turn limit in these rules · not started") : t("no turn limit in these rules");
     }
     timerBox.classList.toggle("warn", warn);
     timerBox.classList.toggle("expired", expired);
     const pen = $("timer-penalty");
     if (expired) {
-      pen.textContent = "Time is up for " + timer.player + ". Penalty: " + (timer.penalty || "as the rules say");
+      const penalty = timer.penalty || t("as the rules say");
+      pen.replaceChildren(...tx("Time is up for %(name)s. Penalty: %(penalty)s",
+        { name: el("bdi", {}, timer.player), penalty }));
       pen.hidden = false;
       buzz("expired", [400, 150, 400, 150, 400]);
     } else {
@@ -528,7 +640,7 @@
     try {
       setTimer(await api("POST", apiBase + "/timer", { body: { action }, token }));
     } catch (e) {
-      showError($("timer-error"), e.status === 0 ? "No connection: the timer did not change." : e.message);
+      showError($("timer-error"), e.status === 0 ? t("No connection: the timer did not change.") : e.message);
     }
   }
 
@@ -550,7 +662,7 @@
     const target = $(b.dataset.copy);
     RR.copyText(target.value !== undefined ? target.value : target.textContent, b);
   }));
-  $("owner-qr-show").addEventListener("click", async () => {
+  if ($("owner-qr-show")) $("owner-qr-show").addEventListener("click", async () => {
     try {
       const resp = await fetch(body.dataset.qrUrl, { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ text: ownerLink }), cache: "no-store" });
@@ -559,7 +671,7 @@
       img.src = URL.createObjectURL(await resp.blob());
       img.hidden = false;
       $("owner-qr-show").hidden = true;
-    } catch (e) { alert("Could not draw the QR code; copy the link instead."); }
+    } catch (e) { alert(t("Could not draw the QR code; copy the link instead.")); }
   });
   const dev = $("device-name");
   dev.value = RR.device();
@@ -567,6 +679,124 @@
   if (hash.has("new")) {
     $("share").open = true;
   }
+
+  // --- the end of the game: share the result, rematch ----------------------------------------------
+  const viewerUrl = () => ($("viewer-link") ? $("viewer-link").href : window.location.href.split("#")[0]);
+
+  function shareStatus(text) {
+    const box = document.querySelector("#winner .share-status");
+    if (box) box.textContent = text;
+  }
+
+  async function shareText(card) {
+    const text = card.dataset.shareText;
+    const title = card.dataset.shareTitle;
+    if (navigator.share) {
+      try {
+        await navigator.share({ title, text, url: viewerUrl() });
+        return;
+      } catch (e) {
+        if (e && e.name === "AbortError") return;  // the person closed the share sheet
+      }
+    }
+    await RR.copyText(text + "\n" + viewerUrl());
+    shareStatus(t("Copied: paste it into a message."));
+  }
+
+  async function sharePicture(btn) {
+    let blob;
+    try {
+      const resp = await fetch(btn.dataset.url, { cache: "no-store" });
+      if (!resp.ok) throw new Error(String(resp.status));
+      blob = await resp.blob();
+    } catch (e) {
+      shareStatus(t("Could not make the picture: no connection to the server."));
+      return;
+    }
+    const name = "rummiref-" + gameId + ".png";
+    const file = new File([blob], name, { type: "image/png" });
+    if (navigator.canShare && navigator.canShare({ files: [file] })) {
+      try {
+        await navigator.share({ files: [file], title: document.title });
+        return;
+      } catch (e) {
+        if (e && e.name === "AbortError") return;
+      }
+    }
+    // No share sheet for pictures here: save it instead.
+    const a = el("a", { href: URL.createObjectURL(blob), download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    shareStatus(t("The picture was saved as %(file)s.", { file: name }));
+  }
+
+  async function rematch(btn) {
+    btn.disabled = true;
+    try {
+      const out = await api("POST", apiBase + "/rematch", { token });
+      RR.setToken(out.id, token, out.game.players.map((p) => p.name));
+      window.location.assign("/games/" + encodeURIComponent(out.id));
+    } catch (e) {
+      btn.disabled = false;
+      shareStatus(e.status === 0 ? t("No connection: the rematch was not started.") : e.message);
+    }
+  }
+
+  document.addEventListener("click", (ev) => {
+    const card = ev.target.closest("#winner");
+    if (!card) return;
+    if (ev.target.closest(".share-result")) shareText(card);
+    else if (ev.target.closest(".share-picture")) sharePicture(ev.target.closest(".share-picture"));
+    else if (ev.target.closest(".rematch") && isOwner) rematch(ev.target.closest(".rematch"));
+  });
+
+  // --- game settings: name, target, delete -----------------------------------------------------------
+  const settingsTarget = $("settings-target");
+  RR.wireTarget(settingsTarget, () => { $("settings-saved").textContent = ""; });
+  $("settings-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const err = $("settings-error");
+    showError(err, "");
+    $("settings-saved").textContent = "";
+    const target = RR.readTarget(settingsTarget);
+    if (target instanceof Error) { showError(err, target.message); return; }
+    const save = $("settings-save");
+    save.disabled = true;
+    try {
+      game = await api("PATCH", apiBase, { token, body: { title: $("settings-title").value, target } });
+      want(game.version);
+      onGame();
+      refreshSheet();
+      $("settings-title").value = game.title || "";
+      $("settings-saved").textContent = t("Saved.");
+    } catch (e) {
+      showError(err, e.status === 0 ? t("No connection: nothing was changed.") : e.message);
+    } finally {
+      save.disabled = false;
+    }
+  });
+
+  $("delete-game").addEventListener("click", async () => {
+    const names = game ? listOf(game.players.map((p) => p.name)) : "";
+    const n = game ? game.rounds.length : 0;
+    const sure = await RR.confirm({
+      title: t("Delete this game?"),
+      message: tx("The game of %(names)s with %(rounds)s, and its change log, are removed for every phone. This cannot be undone.",
+                  { names: el("bdi", {}, names), rounds: tn("%(n)s round", "%(n)s rounds", n) }),
+      ok: t("Delete the game"), cancel: t("Keep it"), danger: true });
+    if (!sure) return;
+    try {
+      await api("DELETE", apiBase, { token });
+    } catch (e) {
+      if (e.status !== 404) {
+        showError($("settings-error"), e.status === 0 ? t("No connection: the game was not deleted.") : e.message);
+        return;
+      }
+    }
+    RR.forgetGame(gameId);
+    window.location.assign("/history?deleted=1");
+  });
 
   // --- start ----------------------------------------------------------------------------------------
   loadGame();

@@ -2,13 +2,15 @@
 "use strict";
 
 (() => {
-  const { el } = RR;
+  const { el, t } = RR;
   const form = document.getElementById("new-game");
   const rows = document.getElementById("player-rows");
   const addBtn = document.getElementById("add-player");
   const errorBox = document.getElementById("start-error");
   const deviceInput = document.getElementById("device-name");
   const submitBtn = document.getElementById("start-game");
+  const targetBox = document.getElementById("target");
+  RR.wireTarget(targetBox, () => { createKey = null; });
   const MAX = 6, MIN = 2;
   let createKey = null;  // one Idempotency-Key per attempt, so a retried tap creates one game
 
@@ -16,8 +18,8 @@
 
   function renumber() {
     inputs().forEach((inp, i) => {
-      inp.placeholder = "Player " + (i + 1);
-      inp.setAttribute("aria-label", "Player " + (i + 1));
+      inp.placeholder = t("Player %(n)s", { n: i + 1 });
+      inp.setAttribute("aria-label", t("Player %(n)s", { n: i + 1 }));
     });
     addBtn.hidden = inputs().length >= MAX;
   }
@@ -26,8 +28,8 @@
     return el("li", { class: "player-row" },
       el("input", { type: "text", name: "player", maxlength: "40", autocomplete: "off",
         autocapitalize: "words", enterkeyhint: "next" }),
-      el("button", { type: "button", class: "icon up", "aria-label": "Move up", title: "Move up" }, "\u2191"),
-      el("button", { type: "button", class: "icon remove", "aria-label": "Remove", title: "Remove" }, "\u2715"));
+      el("button", { type: "button", class: "icon up", "aria-label": t("Move up"), title: t("Move up") }, "\u2191"),
+      el("button", { type: "button", class: "icon remove", "aria-label": t("Remove"), title: t("Remove") }, "\u2715"));
   }
 
   addBtn.addEventListener("click", () => {
@@ -71,15 +73,21 @@
     RR.setDevice(deviceInput.value);
     const players = inputs().map((i) => i.value.trim()).filter(Boolean);
     if (players.length < MIN) {
-      RR.showError(errorBox, "Enter at least two players' names.");
+      RR.showError(errorBox, t("Enter at least two players' names."));
+      return;
+    }
+    const target = RR.readTarget(targetBox);
+    if (target instanceof Error) {
+      RR.showError(errorBox, target.message);
       return;
     }
     const checked = form.querySelector("input[name=rules]:checked");
     const body = { players, rules: checked ? checked.value : undefined };
+    if (target) body.target = target;
     if (RR.device()) body.device = RR.device();
     if (!createKey) createKey = RR.randomKey();
     submitBtn.disabled = true;
-    submitBtn.textContent = "Starting…";
+    submitBtn.textContent = t("Starting…");
     try {
       const data = await RR.api("POST", "/api/games", { body, idempotencyKey: createKey });
       RR.setToken(data.id, data.token, players);
@@ -87,7 +95,7 @@
     } catch (e) {
       RR.showError(errorBox, e.message);
       submitBtn.disabled = false;
-      submitBtn.textContent = "Start game";
+      submitBtn.textContent = t("Start game");
     }
   });
 
@@ -97,7 +105,7 @@
     const list = document.getElementById("my-games-list");
     for (const g of mine.slice(0, 8)) {
       list.append(el("li", {}, el("a", { href: "/games/" + encodeURIComponent(g.id) },
-        el("span", { class: "when" }, (g.at || "").replace("T", " ").slice(0, 16)),
+        el("time", { class: "when", datetime: g.at || "" }, RR.when(g.at)),
         (g.players || []).join(", ") || g.id)));
     }
     document.getElementById("my-games").hidden = false;

@@ -258,7 +258,7 @@ def test_rack_photo_is_read_and_valued_and_bad_uploads_are_refused(client, game,
 
 def test_the_scoresheet_timer_times_the_turn_and_moves_to_the_next_player(client, game,
                                                                            monkeypatch):
-    from webapp import service
+    from webapp import stamps
 
     snap(client, game, "K5 B5 O5")
     r = client.post(f"/api/games/{game['id']}/timer", json={"action": "start"},
@@ -269,8 +269,8 @@ def test_the_scoresheet_timer_times_the_turn_and_moves_to_the_next_player(client
     timer = client.get(f"/api/games/{game['id']}/timer").get_json()
     assert (timer["state"], timer["player"]) == ("running", "Ben")
     # Ben takes 2 minutes over a valid-looking play: over the preset's 60 s
-    real = service.now_ms
-    monkeypatch.setattr(service, "now_ms", lambda: real() + 120_000)
+    real = stamps.now_ms
+    monkeypatch.setattr(stamps, "now_ms", lambda: real() + 120_000)
     t = snap(client, game, "K5 B5 O5 | R10 R11 R12 | K13 B13 O13").get_json()["turn"]
     assert t["player"] == "Ben" and t["legal"] is False
     assert "time-exceeded" in [v["code"] for v in t["verdict"]["violations"]]

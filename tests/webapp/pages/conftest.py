@@ -36,9 +36,28 @@ def app(tmp_path):
 
 @pytest.fixture
 def server(app):
+    """The scoresheet on this computer's loopback only (``--host 127.0.0.1``)."""
     from webapp.testing import LiveServer
 
     srv = LiveServer(app)
+    yield srv
+    srv.stop()
+
+
+TABLE_ADDRESS = "127.0.0.2"
+
+
+@pytest.fixture
+def table_server(app, monkeypatch):
+    """The scoresheet as ``rummiref serve`` runs it: on every interface, so the phones at the
+    table get in. The computer's network address is played by ``127.0.0.2`` (loopback too, so
+    the test needs no network): the share panel offers ``http://127.0.0.2:PORT/...``."""
+    from webapp import reach
+    from webapp.testing import LiveServer
+
+    monkeypatch.setattr(reach, "lan_address", lambda: TABLE_ADDRESS)
+    srv = LiveServer(app, host="0.0.0.0")
+    srv.phone_url = f"http://{TABLE_ADDRESS}:{srv.port}"
     yield srv
     srv.stop()
 

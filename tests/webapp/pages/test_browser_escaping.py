@@ -23,7 +23,7 @@ def test_html_in_player_names_is_shown_as_text(server, phones):
     expect(viewer.page.locator("#live")).to_have_attribute("data-state", "live")
 
     # The names appear literally in the title, the timer, the standings and the entry buttons.
-    expect(page.locator(".players-title span")).to_have_text(NAMES)
+    expect(page.locator(".players-title bdi")).to_have_text(NAMES)
     expect(page.locator(".ranking .name")).to_have_text(NAMES)
     expect(page.locator("#timer-player")).to_have_text(NAMES[0])
     page.click("#new-round")

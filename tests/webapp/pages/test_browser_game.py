@@ -15,7 +15,8 @@ def scores_of(page, round_no: int) -> dict[str, str]:
             for i in range(row.count())}
 
 
-def test_whole_game_from_creation_to_export(server, phones):
+def test_whole_game_from_creation_to_export(table_server, phones):
+    server = table_server
     owner = phones("owner")
     page = owner.page
     page.goto(server.url + "/")
@@ -32,11 +33,12 @@ def test_whole_game_from_creation_to_export(server, phones):
     # Just created: the share panel is open with the viewer link and its QR code, and the
     # owner link carries the token in the fragment only.
     expect(page.locator("#share")).to_have_attribute("open", "")
-    expect(page.locator("#viewer-link")).to_have_text(f"{server.url}/games/{gid}")
+    # Opened on the serving computer as 127.0.0.1, it shares the address the phones reach.
+    expect(page.locator("#viewer-link")).to_have_text(f"{server.phone_url}/games/{gid}")
     expect(page.locator("#viewer-qr svg.segno")).to_be_visible()
     token = page.evaluate(f"localStorage.getItem('rummiref:token:{gid}')")
     assert token and len(token) >= 16
-    expect(page.locator("#owner-link")).to_have_value(f"{server.url}/games/{gid}#token={token}")
+    expect(page.locator("#owner-link")).to_have_value(f"{server.phone_url}/games/{gid}#token={token}")
     page.click("#owner-qr-show")
     expect(page.locator("#owner-qr")).to_be_visible()
     expect(page.locator("#role")).to_have_text("You can edit")

@@ -112,7 +112,7 @@ def test_history_lists_games_and_records(client):
     assert re.findall(r"<td[^>]*>([^<]*)</td>", row)[:2] == ["2", "1"]  # games, won
     # One player's games only (any case), escaped like everything else.
     only = client.get("/history?player=CY").get_data(as_text=True)
-    assert only.count('class="past-game"') == 1 and "Games with CY" in only
+    assert only.count('class="past-game"') == 1 and "Games with <bdi>CY</bdi>" in only
     assert "&lt;b&gt;" in client.get("/history?player=<b>").get_data(as_text=True)
     assert client.get("/history?page=abc").status_code == 200
     assert client.get("/history?page=5").status_code == 200
