@@ -32,10 +32,12 @@ legal turn: with no legal play found it says to draw.
 from __future__ import annotations
 
 import itertools
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .newsets import new_sets
 from .melds import check_meld, meld_points, meld_readings
 from .opening import opening_melds, rack_weights
 from .rules import Rules, get_rules
@@ -50,9 +52,9 @@ from .words import plural
 
 __all__ = ["Move", "best_move"]
 
-#: places tried for one pattern, and in all, before the hint is given unproven
-PLACES_PER_PATTERN = 6
-PLACES_IN_ALL = 12
+#: CPU seconds the search for a hint may take once a joker on the table must be placed
+#: explicitly; past it the hint is the best legal turn found, not proven best
+HINT_CPU_SECONDS = 0.08
 
 
 @dataclass(frozen=True)
@@ -235,7 +237,15 @@ class _JokerSearch:
         # Beyond the upper bound, the places tried cover every legal turn when the table holds
         # one joker and the rack none (see the module's notes).
         self.complete = sum(1 for t in table.tiles if t.is_joker) == 1 and not self.rack_j
-        self.rejected = (0, 0)  # the most a candidate dropped for its freed joker laid
+        self.jmeld_index = [i for i, m in enumerate(table) if any(t.is_joker for t in m)]
+        melds_of: dict = {}
+        for i, m in enumerate(table):
+            for t in m:
+                if not t.is_joker:
+                    melds_of[t] = melds_of.get(t, frozenset()) | {i}
+        self.melds_of = melds_of
+        self.deadline = time.process_time() + HINT_CPU_SECONDS
+        self.cut = False
         self.tries = 0
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
@@ -276,7 +286,7 @@ class _JokerSearch:
             combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
                                           zip(c, self.jmelds)))
             for k, combo in enumerate(combos):
-                if k == PLACES_PER_PATTERN or self.tries >= PLACES_IN_ALL:
+                if self._late():
                     unsettled = max(unsettled, (bound // BIG, bound % BIG))
                     break
                 self._try(combo)
@@ -286,7 +296,7 @@ class _JokerSearch:
                 if not self.complete:
                     unsettled = max(unsettled, (bound // BIG, bound % BIG))
         got = _value(self.best.placed, self.rules) if self.best is not None else (0, 0)
-        return self._answer(got >= unsettled and got >= self.rejected)
+        return self._answer(got >= unsettled and not self.cut)
 
     def _answer(self, proven: bool) -> Move:
         if self.best is None or not self.best.placed:
@@ -498,8 +508,91 @@ class _JokerSearch:
 
     # solving the rest -----------------------------------------------------------------------
 
+    def _late(self) -> bool:
+        """Past the CPU-time limit: the search stops and the hint is the best found."""
+        if time.process_time() > self.deadline:
+            self.cut = True
+        return self.cut
+
     def _try(self, combo) -> None:
+        """Lay the rest of the table for these places, freed jokers anywhere; when that
+        puts a freed joker where the rules forbid, lay it in each new set it could go into
+        (:mod:`referee.newsets`) and solve the rest again."""
+        if self._late():
+            return
         self.tries += 1
+        freed = sum(p.freed for p in combo)
+        opt_j = self.rack_j - sum(p.rack_jokers for p in combo)
+        got = self._solve(combo, freed, opt_j)
+        if got is None or got[1] or not freed:
+            return
+        bound = self._weight(got[0])  # freed jokers anywhere: the most this combo lays
+        own = [i for p, i in zip(combo, self.jmeld_index) for _ in range(p.freed)]
+        if freed == 1:
+            pairs = [(1, frozenset(own))]
+        else:
+            pairs = [(2, frozenset(own)), (1, frozenset(own[:1])), (1, frozenset(own[1:]))]
+        self._new_sets(list(combo), pairs, opt_j, bound)
+
+    def _new_sets(self, combo, pairs, opt_j, bound) -> bool:
+        """Lay freed jokers in new sets: ``pairs`` lists (jokers, their own melds) to place,
+        first all in one set, then (two jokers from two melds) one set each. True once a
+        turn reaching ``bound`` is found or time ran out."""
+        jokers, own = pairs[0]
+        table_left, rack_left = self._left(combo)
+        for new in new_sets(jokers, opt_j, table_left, rack_left,
+                            self.rules.joker_reuse_min_rack_tiles, self.melds_of, own):
+            if self._late() or (self.best is not None
+                                and self._weight(self.best.placed) >= bound):
+                return True
+            strict = Counter({t: n for t, n in new.use.items() if rack_left[t] > 0})
+            variants = [_Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)]
+            if strict:  # the same set with every tile the rack has from the rack
+                loose = new.use - strict
+                variants.append(_Place(new.tiles, loose, strict, new.rack_jokers, 0))
+            for place in variants:
+                got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
+                if got is not None and got[1]:
+                    break
+        if len(pairs) == 3:
+            # two jokers, each in its own new set
+            return self._two_sets(combo, pairs[1:], opt_j, bound)
+        return False
+
+    def _two_sets(self, combo, pairs, opt_j, bound) -> bool:
+        (_, own1), (_, own2) = pairs
+        table_left, rack_left = self._left(combo)
+        min_rack = self.rules.joker_reuse_min_rack_tiles
+        for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1):
+            place1 = _Place(first.tiles, first.use, Counter(), first.rack_jokers, 0)
+            left_t, left_r = self._left(combo + [place1])
+            for second in new_sets(1, opt_j - first.rack_jokers, left_t, left_r, min_rack,
+                                   self.melds_of, own2):
+                if self._late() or (self.best is not None
+                                    and self._weight(self.best.placed) >= bound):
+                    return True
+                place2 = _Place(second.tiles, second.use, Counter(), second.rack_jokers, 0)
+                self._solve(combo + [place1, place2], 0,
+                            opt_j - first.rack_jokers - second.rack_jokers)
+        return False
+
+    def _left(self, combo):
+        """(table, rack) copies of each tile the places leave free."""
+        use, rack_only = Counter(), Counter()
+        for p in combo:
+            use.update(p.use)
+            rack_only.update(p.rack_only)
+        table_left, rack_left = Counter(), Counter()
+        for t in set(self.table_count) | set(self.rack_count):
+            tc, rc = self.table_count[t], self.rack_count[t]
+            table_left[t] = max(0, tc - use[t])
+            rack_left[t] = rc - rack_only[t] - max(0, use[t] - tc)
+        return table_left, rack_left
+
+    def _solve(self, combo, freed, opt_j):
+        """Lay the rest exactly for these places (``freed`` jokers to place anywhere,
+        ``opt_j`` rack jokers that may be laid) and judge the turn: (placed, legal) or None
+        when the rest cannot be laid."""
         n = MAX_NUMBER
         must = [[0] * NCOL for _ in range(n)]
         avail = [[0] * NCOL for _ in range(n)]
@@ -513,23 +606,23 @@ class _JokerSearch:
             must[v][c] = max(0, tc - use[t])
             avail[v][c] = tc + rc - use[t] - rack_only[t]
             if avail[v][c] < must[v][c]:
-                return
-        freed = sum(p.freed for p in combo)
-        opt_j = self.rack_j - sum(p.rack_jokers for p in combo)
+                return None
+        if opt_j < 0:
+            return None
         if _dead_must(n, must, avail, freed + opt_j):
-            return
+            return None
         avail = _prune_optional(n, must, avail, freed + opt_j)
         weight, wj = rack_weights(n, self.rules)
         melds = _lay(n, must, avail, weight, freed, opt_j, wj)
         if melds is None:
-            return
+            return None
         after = Table([Meld(p.tiles) for p in combo] + list(melds))
         placed, remaining = _split_rack(after.melds, self.table.tiles, self.rack)
+        if self.best is not None and self._weight(placed) <= self._weight(self.best.placed):
+            return placed, False  # no better than the best: not worth judging
         verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
         if not verdict.legal:
-            if freed:  # a freed joker went where the rules forbid: this is all it could lay
-                self.rejected = max(self.rejected, _value(placed, self.rules))
-            return
-        move = Move(placed, after, _value(placed, self.rules)[1], remaining)
-        if self.best is None or _value(placed, self.rules) > _value(self.best.placed, self.rules):
-            self.best, self.best_verdict = move, verdict
+            return placed, False
+        self.best = Move(placed, after, _value(placed, self.rules)[1], remaining)
+        self.best_verdict = verdict
+        return placed, True
