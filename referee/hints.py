@@ -93,7 +93,7 @@ class Move:
 
 
 def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = None,
-              opened: bool = True) -> Move:
+              opened: bool = True, *, cpu_limit: Optional[float] = HINT_CPU_SECONDS) -> Move:
     """The move that lays the most rack tiles (ties: the most points) as a legal turn.
 
     ``opened=True``: the table may be rearranged within the preset's joker rules (taking a
@@ -105,6 +105,10 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     Raises :class:`TableUnsolvableError` when the table's tiles cannot all be laid in valid
     melds even with every rack tile's help (the table was misread or is incomplete), and
     :class:`~referee.NotationError` / :class:`~referee.ImpossibleTilesError` on bad input.
+
+    ``cpu_limit``: CPU seconds the search may spend placing the table's jokers explicitly
+    (None: no limit); past it the hint is the best legal turn found and ``Move.exact`` is
+    False.
     """
     rules = get_rules(rules)
     table = _table_of(table)
@@ -122,7 +126,7 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     verdict = check_turn(table, free.table, rack_tiles, rules=rules)
     if verdict.legal:
         return _with_steps(free, table, rack_tiles, rules, verdict)
-    return _JokerSearch(table, rack_tiles, rules, free).run()
+    return _JokerSearch(table, rack_tiles, rules, free, cpu_limit).run()
 
 
 def _tile_points(tile: Tile, rules: Rules) -> int:
@@ -226,7 +230,7 @@ class _Place:
 
 
 class _JokerSearch:
-    def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move):
+    def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move, cpu_limit):
         self.table, self.rack, self.rules = table, tuple(rack_tiles), rules
         self.bound = _value(free.placed, rules)
         self.table_count = Counter(t for t in table.tiles if not t.is_joker)
@@ -244,7 +248,8 @@ class _JokerSearch:
                 if not t.is_joker:
                     melds_of[t] = melds_of.get(t, frozenset()) | {i}
         self.melds_of = melds_of
-        self.deadline = time.process_time() + HINT_CPU_SECONDS
+        self.deadline = (time.process_time() + cpu_limit) if cpu_limit is not None \
+            else float("inf")
         self.cut = False
         self.tries = 0
         self.best: Optional[Move] = None
@@ -264,6 +269,8 @@ class _JokerSearch:
         # jokers that stay first: their relaxed answers are the likeliest legal turns
         for pattern in sorted(itertools.product(*per_meld),
                               key=lambda p: sum(sum(f) for _, f in p)):
+            if self._late():
+                break
             got = self._relaxed(pattern)
             if got is None:
                 continue
@@ -312,7 +319,7 @@ class _JokerSearch:
             use = Counter(t for t in m if not t.is_joker)
             combo.append(_Place(tuple(m.tiles), use, Counter(), 0, 0))
         if self._fits(combo):
-            self._try(combo)
+            self._solve(combo, 0, self.rack_j)  # one solve, tried whatever the time limit
 
     def _weight(self, placed) -> int:
         count, points = _value(placed, self.rules)
