@@ -52,9 +52,11 @@ from .words import plural
 
 __all__ = ["Move", "best_move"]
 
-#: CPU seconds the search for a hint may take once a joker on the table must be placed
-#: explicitly; past it the hint is the best legal turn found, not proven best
+#: CPU seconds the search for a hint may take; past it the hint is the best legal turn
+#: found, not proven best
 HINT_CPU_SECONDS = 0.08
+#: places of each pattern tried before any pattern's other places
+FIRST_PASS_PLACES = 6
 
 
 @dataclass(frozen=True)
@@ -106,10 +108,11 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     melds even with every rack tile's help (the table was misread or is incomplete), and
     :class:`~referee.NotationError` / :class:`~referee.ImpossibleTilesError` on bad input.
 
-    ``cpu_limit``: CPU seconds the search may spend placing the table's jokers explicitly
-    (None: no limit); past it the hint is the best legal turn found and ``Move.exact`` is
-    False.
+    ``cpu_limit``: CPU seconds the search may take (None: no limit); past it, the search
+    ends with the step it is in, the hint is the best legal turn found and ``Move.exact`` is
+    False. The free search and the turn that leaves joker melds as they lie always run.
     """
+    started = time.process_time()
     rules = get_rules(rules)
     table = _table_of(table)
     rack_tiles = _tiles_of(rack)
@@ -126,7 +129,8 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     verdict = check_turn(table, free.table, rack_tiles, rules=rules)
     if verdict.legal:
         return _with_steps(free, table, rack_tiles, rules, verdict)
-    return _JokerSearch(table, rack_tiles, rules, free, cpu_limit).run()
+    deadline = float("inf") if cpu_limit is None else started + cpu_limit
+    return _JokerSearch(table, rack_tiles, rules, free, deadline).run()
 
 
 def _tile_points(tile: Tile, rules: Rules) -> int:
@@ -230,7 +234,7 @@ class _Place:
 
 
 class _JokerSearch:
-    def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move, cpu_limit):
+    def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move, deadline: float):
         self.table, self.rack, self.rules = table, tuple(rack_tiles), rules
         self.bound = _value(free.placed, rules)
         self.table_count = Counter(t for t in table.tiles if not t.is_joker)
@@ -248,10 +252,10 @@ class _JokerSearch:
                 if not t.is_joker:
                     melds_of[t] = melds_of.get(t, frozenset()) | {i}
         self.melds_of = melds_of
-        self.deadline = (time.process_time() + cpu_limit) if cpu_limit is not None \
-            else float("inf")
+        self.deadline = deadline
         self.cut = False
         self.tries = 0
+        self.deferred: list = []
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
 
@@ -280,7 +284,8 @@ class _JokerSearch:
         bounds.sort(key=lambda x: x[0], reverse=True)
         options = None
         unsettled = (0, 0)
-        for k, (bound, pattern, melds) in enumerate(bounds):
+        later = []  # (bound, places not tried yet) of each pattern, for a second pass
+        for bound, pattern, melds in bounds:
             if self.best is not None and self._weight(self.best.placed) >= bound:
                 break
             if self._realize(pattern, melds) and self._weight(self.best.placed) >= bound:
@@ -289,21 +294,29 @@ class _JokerSearch:
                 options = [self._places(m) for m in self.jmelds]
             combos = [c for c in itertools.product(*options)
                       if tuple(p.pattern for p in c) == pattern and self._fits(c)]
-            # places closest to the melds as they lie first
+            # places closest to the melds as they lie first; a few of each pattern in the
+            # first pass, so that every pattern gets its likeliest places early
             combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
                                           zip(c, self.jmelds)))
-            for k, combo in enumerate(combos):
-                if self._late():
-                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
-                    break
-                self._try(combo)
-                if self.best is not None and self._weight(self.best.placed) >= bound:
-                    break
-            else:
-                if not self.complete:
-                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
+            later.append((bound, combos[FIRST_PASS_PLACES:]))
+            self._places_up_to(combos[:FIRST_PASS_PLACES], bound)
+            if not self.complete:
+                unsettled = max(unsettled, (bound // BIG, bound % BIG))
+        unsettled = max(unsettled, self._settle_deferred())
+        for bound, combos in later:
+            self._places_up_to(combos, bound)
+        unsettled = max(unsettled, self._settle_deferred())
         got = _value(self.best.placed, self.rules) if self.best is not None else (0, 0)
         return self._answer(got >= unsettled and not self.cut)
+
+    def _places_up_to(self, combos, bound) -> None:
+        """Try these places until a turn reaches ``bound`` or time runs out."""
+        for combo in combos:
+            if self.best is not None and self._weight(self.best.placed) >= bound:
+                return
+            if self._late():
+                return
+            self._try(combo)
 
     def _answer(self, proven: bool) -> Move:
         if self.best is None or not self.best.placed:
@@ -539,7 +552,18 @@ class _JokerSearch:
             pairs = [(1, frozenset(own))]
         else:
             pairs = [(2, frozenset(own)), (1, frozenset(own[:1])), (1, frozenset(own[1:]))]
-        self._new_sets(list(combo), pairs, opt_j, bound)
+        # the new sets are tried once every place has had its cheap try, best bound first
+        self.deferred.append((bound, self.tries, list(combo), pairs, opt_j))
+
+    def _settle_deferred(self) -> tuple[int, int]:
+        """Lay the freed jokers of the deferred places in new sets, best bound first; the
+        bound left unsettled when time runs out."""
+        for bound, _, combo, pairs, opt_j in sorted(self.deferred, key=lambda d: (-d[0], d[1])):
+            if self.best is not None and self._weight(self.best.placed) >= bound:
+                break
+            if self._late() or self._new_sets(combo, pairs, opt_j, bound) and self.cut:
+                return bound // BIG, bound % BIG
+        return 0, 0
 
     def _new_sets(self, combo, pairs, opt_j, bound) -> bool:
         """Lay freed jokers in new sets: ``pairs`` lists (jokers, their own melds) to place,
