@@ -10,9 +10,9 @@ How a hint is found, with the player opened:
    ``X`` that holds a tile of the old meld and, for each of its jokers, either the joker still
    standing for its tile (it stays) or that tile itself (the joker was exchanged and is free).
    Every such ``X`` the tiles allow is tried (runs: every window of numbers; groups: every set
-   of colours), best bound first; the rest of the table and the rack, with the freed jokers
-   to be placed, is solved exactly; every result is judged by ``check_turn``. The search stops
-   when a legal turn reaches the upper bound.
+   of colours); the rest of the table and the rack, with the freed jokers to be placed, is
+   solved exactly; every result is judged by ``check_turn``. The search stops when a legal
+   turn reaches the upper bound.
 
 Before any place is tried, each *pattern* (what every joker stands for and whether it stays
 or is exchanged) gets its own relaxed search: a joker that stays counts as the tile it stands
@@ -21,12 +21,23 @@ its answer, with each staying joker put back beside a tile of its old meld, is o
 turn already. Patterns are taken best bound first; the search stops when the best legal turn
 found reaches the next pattern's bound, which proves it best (``Move.exact``). A pattern
 whose relaxed answer is not legal has its places tried, closest to the melds as they lie
-first, at most ``PLACES_PER_PATTERN`` of them and ``PLACES_IN_ALL`` in all; a pattern left
-unsettled (places not all tried, or a freed joker the exact search of the rest laid in an
-old set, or two jokers on the table, where the places leave out turns that merge two joker
-melds or split a two-joker meld between its staying joker and the tile that freed the
-other) keeps its bound, and a hint below it is legal but not proven best. A hint is always a
-legal turn: with no legal play found it says to draw.
+first (``FIRST_PASS_PLACES`` of each pattern, then the others).
+
+A freed joker must end the turn in a new set, which the exact search of the rest cannot see.
+Where the rest's best answer puts it elsewhere, the place is kept aside; once every place has
+had that cheap try, each kept place (best bound first) lays its freed jokers in every new set
+they could go into (:mod:`referee.newsets`; two jokers in one set, or one set each) and
+solves the rest again, its tiles taken from the table where it can (the rest then decides)
+and, if that is not legal, from the rack where it can; a set needing some of each is not
+tried, and its bound stays unsettled. With one joker on the table and none on the rack this
+covers every other legal turn; with two, the places leave out turns that merge two joker melds or split a
+two-joker meld between its staying joker and the tile that freed the other, so such a
+pattern keeps its bound, and a hint below it is legal but not proven best.
+
+The search stops at ``cpu_limit`` CPU seconds (``HINT_CPU_SECONDS`` by default): the hint is
+then the best legal turn found and not proven best. The free move and the turn that leaves
+every joker meld as it lies are always tried. A hint is always a legal turn: with no legal
+play found it says to draw.
 """
 
 from __future__ import annotations
@@ -256,6 +267,7 @@ class _JokerSearch:
         self.cut = False
         self.tries = 0
         self.deferred: list = []
+        self.untried = 0  # the best bound of a new set whose mixed sources were not tried
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
 
@@ -305,7 +317,8 @@ class _JokerSearch:
         unsettled = max(unsettled, self._settle_deferred())
         for bound, combos in later:
             self._places_up_to(combos, bound)
-        unsettled = max(unsettled, self._settle_deferred())
+        unsettled = max(unsettled, self._settle_deferred(),
+                        (self.untried // BIG, self.untried % BIG))
         got = _value(self.best.placed, self.rules) if self.best is not None else (0, 0)
         return self._answer(got >= unsettled and not self.cut)
 
@@ -585,6 +598,10 @@ class _JokerSearch:
                 got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
                 if got is not None and got[1]:
                     break
+            else:
+                either = sum(1 for t in strict if table_left[t] > 0)
+                if either >= 2:  # some tiles from the rack, some from the table: not tried
+                    self.untried = max(self.untried, bound)
         if len(pairs) == 3:
             # two jokers, each in its own new set
             return self._two_sets(combo, pairs[1:], opt_j, bound)
