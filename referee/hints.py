@@ -10,9 +10,9 @@ How a hint is found, with the player opened:
    ``X`` that holds a tile of the old meld and, for each of its jokers, either the joker still
    standing for its tile (it stays) or that tile itself (the joker was exchanged and is free).
    Every such ``X`` the tiles allow is tried (runs: every window of numbers; groups: every set
-   of colours), best bound first; the rest of the table and the rack, with the freed jokers
-   to be placed, is solved exactly; every result is judged by ``check_turn``. The search stops
-   when a legal turn reaches the upper bound.
+   of colours); the rest of the table and the rack, with the freed jokers to be placed, is
+   solved exactly; every result is judged by ``check_turn``. The search stops when a legal
+   turn reaches the upper bound.
 
 Before any place is tried, each *pattern* (what every joker stands for and whether it stays
 or is exchanged) gets its own relaxed search: a joker that stays counts as the tile it stands
@@ -21,21 +21,34 @@ its answer, with each staying joker put back beside a tile of its old meld, is o
 turn already. Patterns are taken best bound first; the search stops when the best legal turn
 found reaches the next pattern's bound, which proves it best (``Move.exact``). A pattern
 whose relaxed answer is not legal has its places tried, closest to the melds as they lie
-first, at most ``PLACES_PER_PATTERN`` of them and ``PLACES_IN_ALL`` in all; a pattern left
-unsettled (places not all tried, or a freed joker the exact search of the rest laid in an
-old set, or two jokers on the table, where the places leave out turns that merge two joker
-melds or split a two-joker meld between its staying joker and the tile that freed the
-other) keeps its bound, and a hint below it is legal but not proven best. A hint is always a
-legal turn: with no legal play found it says to draw.
+first (``FIRST_PASS_PLACES`` of each pattern, then the others).
+
+A freed joker must end the turn in a new set, which the exact search of the rest cannot see.
+Where the rest's best answer puts it elsewhere, the place is kept aside; once every place has
+had that cheap try, each kept place (best bound first) lays its freed jokers in every new set
+they could go into (:mod:`referee.newsets`; two jokers in one set, or one set each) and
+solves the rest again, its tiles taken from the table where it can (the rest then decides)
+and, if that is not legal, from the rack where it can; a set needing some of each is not
+tried, and its bound stays unsettled. With one joker on the table and none on the rack this
+covers every other legal turn; with two, the places leave out turns that merge two joker melds or split a
+two-joker meld between its staying joker and the tile that freed the other, so such a
+pattern keeps its bound, and a hint below it is legal but not proven best.
+
+The search stops at ``cpu_limit`` CPU seconds (``HINT_CPU_SECONDS`` by default): the hint is
+then the best legal turn found and not proven best. The free move and the turn that leaves
+every joker meld as it lies are always tried. A hint is always a legal turn: with no legal
+play found it says to draw.
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .newsets import new_sets
 from .melds import check_meld, meld_points, meld_readings
 from .opening import opening_melds, rack_weights
 from .rules import Rules, get_rules
@@ -50,9 +63,11 @@ from .words import plural
 
 __all__ = ["Move", "best_move"]
 
-#: places tried for one pattern, and in all, before the hint is given unproven
-PLACES_PER_PATTERN = 6
-PLACES_IN_ALL = 12
+#: CPU seconds the search for a hint may take; past it the hint is the best legal turn
+#: found, not proven best
+HINT_CPU_SECONDS = 0.08
+#: places of each pattern tried before any pattern's other places
+FIRST_PASS_PLACES = 6
 
 
 @dataclass(frozen=True)
@@ -91,7 +106,7 @@ class Move:
 
 
 def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = None,
-              opened: bool = True) -> Move:
+              opened: bool = True, *, cpu_limit: Optional[float] = HINT_CPU_SECONDS) -> Move:
     """The move that lays the most rack tiles (ties: the most points) as a legal turn.
 
     ``opened=True``: the table may be rearranged within the preset's joker rules (taking a
@@ -103,7 +118,12 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     Raises :class:`TableUnsolvableError` when the table's tiles cannot all be laid in valid
     melds even with every rack tile's help (the table was misread or is incomplete), and
     :class:`~referee.NotationError` / :class:`~referee.ImpossibleTilesError` on bad input.
+
+    ``cpu_limit``: CPU seconds the search may take (None: no limit); past it, the search
+    ends with the step it is in, the hint is the best legal turn found and ``Move.exact`` is
+    False. The free search and the turn that leaves joker melds as they lie always run.
     """
+    started = time.process_time()
     rules = get_rules(rules)
     table = _table_of(table)
     rack_tiles = _tiles_of(rack)
@@ -120,7 +140,8 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     verdict = check_turn(table, free.table, rack_tiles, rules=rules)
     if verdict.legal:
         return _with_steps(free, table, rack_tiles, rules, verdict)
-    return _JokerSearch(table, rack_tiles, rules, free).run()
+    deadline = float("inf") if cpu_limit is None else started + cpu_limit
+    return _JokerSearch(table, rack_tiles, rules, free, deadline).run()
 
 
 def _tile_points(tile: Tile, rules: Rules) -> int:
@@ -224,7 +245,7 @@ class _Place:
 
 
 class _JokerSearch:
-    def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move):
+    def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move, deadline: float):
         self.table, self.rack, self.rules = table, tuple(rack_tiles), rules
         self.bound = _value(free.placed, rules)
         self.table_count = Counter(t for t in table.tiles if not t.is_joker)
@@ -235,8 +256,18 @@ class _JokerSearch:
         # Beyond the upper bound, the places tried cover every legal turn when the table holds
         # one joker and the rack none (see the module's notes).
         self.complete = sum(1 for t in table.tiles if t.is_joker) == 1 and not self.rack_j
-        self.rejected = (0, 0)  # the most a candidate dropped for its freed joker laid
+        self.jmeld_index = [i for i, m in enumerate(table) if any(t.is_joker for t in m)]
+        melds_of: dict = {}
+        for i, m in enumerate(table):
+            for t in m:
+                if not t.is_joker:
+                    melds_of[t] = melds_of.get(t, frozenset()) | {i}
+        self.melds_of = melds_of
+        self.deadline = deadline
+        self.cut = False
         self.tries = 0
+        self.deferred: list = []
+        self.untried = 0  # the best bound of a new set whose mixed sources were not tried
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
 
@@ -254,6 +285,8 @@ class _JokerSearch:
         # jokers that stay first: their relaxed answers are the likeliest legal turns
         for pattern in sorted(itertools.product(*per_meld),
                               key=lambda p: sum(sum(f) for _, f in p)):
+            if self._late():
+                break
             got = self._relaxed(pattern)
             if got is None:
                 continue
@@ -263,7 +296,8 @@ class _JokerSearch:
         bounds.sort(key=lambda x: x[0], reverse=True)
         options = None
         unsettled = (0, 0)
-        for k, (bound, pattern, melds) in enumerate(bounds):
+        later = []  # (bound, places not tried yet) of each pattern, for a second pass
+        for bound, pattern, melds in bounds:
             if self.best is not None and self._weight(self.best.placed) >= bound:
                 break
             if self._realize(pattern, melds) and self._weight(self.best.placed) >= bound:
@@ -272,21 +306,30 @@ class _JokerSearch:
                 options = [self._places(m) for m in self.jmelds]
             combos = [c for c in itertools.product(*options)
                       if tuple(p.pattern for p in c) == pattern and self._fits(c)]
-            # places closest to the melds as they lie first
+            # places closest to the melds as they lie first; a few of each pattern in the
+            # first pass, so that every pattern gets its likeliest places early
             combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
                                           zip(c, self.jmelds)))
-            for k, combo in enumerate(combos):
-                if k == PLACES_PER_PATTERN or self.tries >= PLACES_IN_ALL:
-                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
-                    break
-                self._try(combo)
-                if self.best is not None and self._weight(self.best.placed) >= bound:
-                    break
-            else:
-                if not self.complete:
-                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
+            later.append((bound, combos[FIRST_PASS_PLACES:]))
+            self._places_up_to(combos[:FIRST_PASS_PLACES], bound)
+            if not self.complete:
+                unsettled = max(unsettled, (bound // BIG, bound % BIG))
+        unsettled = max(unsettled, self._settle_deferred())
+        for bound, combos in later:
+            self._places_up_to(combos, bound)
+        unsettled = max(unsettled, self._settle_deferred(),
+                        (self.untried // BIG, self.untried % BIG))
         got = _value(self.best.placed, self.rules) if self.best is not None else (0, 0)
-        return self._answer(got >= unsettled and got >= self.rejected)
+        return self._answer(got >= unsettled and not self.cut)
+
+    def _places_up_to(self, combos, bound) -> None:
+        """Try these places until a turn reaches ``bound`` or time runs out."""
+        for combo in combos:
+            if self.best is not None and self._weight(self.best.placed) >= bound:
+                return
+            if self._late():
+                return
+            self._try(combo)
 
     def _answer(self, proven: bool) -> Move:
         if self.best is None or not self.best.placed:
@@ -302,7 +345,7 @@ class _JokerSearch:
             use = Counter(t for t in m if not t.is_joker)
             combo.append(_Place(tuple(m.tiles), use, Counter(), 0, 0))
         if self._fits(combo):
-            self._try(combo)
+            self._solve(combo, 0, self.rack_j)  # one solve, tried whatever the time limit
 
     def _weight(self, placed) -> int:
         count, points = _value(placed, self.rules)
@@ -498,8 +541,106 @@ class _JokerSearch:
 
     # solving the rest -----------------------------------------------------------------------
 
+    def _late(self) -> bool:
+        """Past the CPU-time limit: the search stops and the hint is the best found."""
+        if time.process_time() > self.deadline:
+            self.cut = True
+        return self.cut
+
     def _try(self, combo) -> None:
+        """Lay the rest of the table for these places, freed jokers anywhere; when that
+        puts a freed joker where the rules forbid, lay it in each new set it could go into
+        (:mod:`referee.newsets`) and solve the rest again."""
+        if self._late():
+            return
         self.tries += 1
+        freed = sum(p.freed for p in combo)
+        opt_j = self.rack_j - sum(p.rack_jokers for p in combo)
+        got = self._solve(combo, freed, opt_j)
+        if got is None or got[1] or not freed:
+            return
+        bound = self._weight(got[0])  # freed jokers anywhere: the most this combo lays
+        own = [i for p, i in zip(combo, self.jmeld_index) for _ in range(p.freed)]
+        if freed == 1:
+            pairs = [(1, frozenset(own))]
+        else:
+            pairs = [(2, frozenset(own)), (1, frozenset(own[:1])), (1, frozenset(own[1:]))]
+        # the new sets are tried once every place has had its cheap try, best bound first
+        self.deferred.append((bound, self.tries, list(combo), pairs, opt_j))
+
+    def _settle_deferred(self) -> tuple[int, int]:
+        """Lay the freed jokers of the deferred places in new sets, best bound first; the
+        bound left unsettled when time runs out."""
+        for bound, _, combo, pairs, opt_j in sorted(self.deferred, key=lambda d: (-d[0], d[1])):
+            if self.best is not None and self._weight(self.best.placed) >= bound:
+                break
+            if self._late() or self._new_sets(combo, pairs, opt_j, bound) and self.cut:
+                return bound // BIG, bound % BIG
+        return 0, 0
+
+    def _new_sets(self, combo, pairs, opt_j, bound) -> bool:
+        """Lay freed jokers in new sets: ``pairs`` lists (jokers, their own melds) to place,
+        first all in one set, then (two jokers from two melds) one set each. True once a
+        turn reaching ``bound`` is found or time ran out."""
+        jokers, own = pairs[0]
+        table_left, rack_left = self._left(combo)
+        for new in new_sets(jokers, opt_j, table_left, rack_left,
+                            self.rules.joker_reuse_min_rack_tiles, self.melds_of, own):
+            if self._late() or (self.best is not None
+                                and self._weight(self.best.placed) >= bound):
+                return True
+            strict = Counter({t: n for t, n in new.use.items() if rack_left[t] > 0})
+            variants = [_Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)]
+            if strict:  # the same set with every tile the rack has from the rack
+                loose = new.use - strict
+                variants.append(_Place(new.tiles, loose, strict, new.rack_jokers, 0))
+            for place in variants:
+                got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
+                if got is not None and got[1]:
+                    break
+            else:
+                either = sum(1 for t in strict if table_left[t] > 0)
+                if either >= 2:  # some tiles from the rack, some from the table: not tried
+                    self.untried = max(self.untried, bound)
+        if len(pairs) == 3:
+            # two jokers, each in its own new set
+            return self._two_sets(combo, pairs[1:], opt_j, bound)
+        return False
+
+    def _two_sets(self, combo, pairs, opt_j, bound) -> bool:
+        (_, own1), (_, own2) = pairs
+        table_left, rack_left = self._left(combo)
+        min_rack = self.rules.joker_reuse_min_rack_tiles
+        for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1):
+            place1 = _Place(first.tiles, first.use, Counter(), first.rack_jokers, 0)
+            left_t, left_r = self._left(combo + [place1])
+            for second in new_sets(1, opt_j - first.rack_jokers, left_t, left_r, min_rack,
+                                   self.melds_of, own2):
+                if self._late() or (self.best is not None
+                                    and self._weight(self.best.placed) >= bound):
+                    return True
+                place2 = _Place(second.tiles, second.use, Counter(), second.rack_jokers, 0)
+                self._solve(combo + [place1, place2], 0,
+                            opt_j - first.rack_jokers - second.rack_jokers)
+        return False
+
+    def _left(self, combo):
+        """(table, rack) copies of each tile the places leave free."""
+        use, rack_only = Counter(), Counter()
+        for p in combo:
+            use.update(p.use)
+            rack_only.update(p.rack_only)
+        table_left, rack_left = Counter(), Counter()
+        for t in set(self.table_count) | set(self.rack_count):
+            tc, rc = self.table_count[t], self.rack_count[t]
+            table_left[t] = max(0, tc - use[t])
+            rack_left[t] = rc - rack_only[t] - max(0, use[t] - tc)
+        return table_left, rack_left
+
+    def _solve(self, combo, freed, opt_j):
+        """Lay the rest exactly for these places (``freed`` jokers to place anywhere,
+        ``opt_j`` rack jokers that may be laid) and judge the turn: (placed, legal) or None
+        when the rest cannot be laid."""
         n = MAX_NUMBER
         must = [[0] * NCOL for _ in range(n)]
         avail = [[0] * NCOL for _ in range(n)]
@@ -513,23 +654,23 @@ class _JokerSearch:
             must[v][c] = max(0, tc - use[t])
             avail[v][c] = tc + rc - use[t] - rack_only[t]
             if avail[v][c] < must[v][c]:
-                return
-        freed = sum(p.freed for p in combo)
-        opt_j = self.rack_j - sum(p.rack_jokers for p in combo)
+                return None
+        if opt_j < 0:
+            return None
         if _dead_must(n, must, avail, freed + opt_j):
-            return
+            return None
         avail = _prune_optional(n, must, avail, freed + opt_j)
         weight, wj = rack_weights(n, self.rules)
         melds = _lay(n, must, avail, weight, freed, opt_j, wj)
         if melds is None:
-            return
+            return None
         after = Table([Meld(p.tiles) for p in combo] + list(melds))
         placed, remaining = _split_rack(after.melds, self.table.tiles, self.rack)
+        if self.best is not None and self._weight(placed) <= self._weight(self.best.placed):
+            return placed, False  # no better than the best: not worth judging
         verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
         if not verdict.legal:
-            if freed:  # a freed joker went where the rules forbid: this is all it could lay
-                self.rejected = max(self.rejected, _value(placed, self.rules))
-            return
-        move = Move(placed, after, _value(placed, self.rules)[1], remaining)
-        if self.best is None or _value(placed, self.rules) > _value(self.best.placed, self.rules):
-            self.best, self.best_verdict = move, verdict
+            return placed, False
+        self.best = Move(placed, after, _value(placed, self.rules)[1], remaining)
+        self.best_verdict = verdict
+        return placed, True

@@ -121,6 +121,15 @@ class Rules:
         rules): ``{field name: Citation}``."""
         return dict(CITATIONS.get(self.name, {}))
 
+    def timeout_outcome(self) -> str | None:
+        """What a player over the turn timer does, in words ("restore the table and draw 3",
+        "draw 1"); None when the preset has no timer."""
+        if not self.turn_time_limit:
+            return None
+        if self.timeout_penalty == "failed-turn":
+            return f"restore the table and draw {self.failed_turn_draw}"
+        return f"draw {self.timeout_draw}"
+
     def describe(self) -> list[str]:
         """The options as short plain sentences, for the CLI and the scoresheet."""
         single = "in a single set" if self.initial_meld_single_set else "in one or more sets"
@@ -137,9 +146,7 @@ class Rules:
                    + ("; from a group of three, only by adding both missing colours"
                       if self.joker_group_needs_both_missing else ""))
         if self.turn_time_limit:
-            pen = (f"restore the table and draw {self.failed_turn_draw}"
-                   if self.timeout_penalty == "failed-turn" else f"draw {self.timeout_draw}")
-            out.append(f"Turn timer: {self.turn_time_limit} s; over time: {pen}")
+            out.append(f"Turn timer: {self.turn_time_limit} s; over time: {self.timeout_outcome()}")
         else:
             out.append("No turn timer")
         out.append(f"Invalid table at the end of a turn: restore it, take back your tiles and draw "

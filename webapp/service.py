@@ -44,12 +44,5 @@ from .tokens import hash_token, token_matches  # noqa: F401
 
 
 def timeout_penalty_text(rules: referee.Rules) -> Optional[str]:
-    """What happens when the turn timer runs out, in the words of ``Rules.describe()``."""
-    if not rules.turn_time_limit:
-        return None
-    for line in rules.describe():
-        if line.startswith("Turn timer:") and "over time: " in line:
-            return line.split("over time: ", 1)[1]
-    if rules.timeout_penalty == "draw":
-        return f"draw {rules.timeout_draw}"
-    return f"restore the table and draw {rules.failed_turn_draw}"
+    """What happens when the turn timer runs out (``Rules.timeout_outcome``)."""
+    return rules.timeout_outcome()

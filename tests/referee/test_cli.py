@@ -157,3 +157,14 @@ def test_a_huge_bad_token_is_quoted_by_its_start(capsys, monkeypatch):
 def test_check_says_1_cannot_follow_13(capsys):
     code, out, _ = run(capsys, "check", "K13 K1 K2")
     assert code == 1 and "K1 cannot follow K13" in out and "missing" not in out
+
+
+def test_hint_retrieves_a_joker_under_every_preset(capsys):
+    # R5 takes the joker's place (000: "A player with a tile matching the color and value of a
+    # joker may replace the joker with that tile"), and the joker goes with K10 K11 from the
+    # rack into a new set (003: "as part of a new set"; 000 and 004: two more rack tiles).
+    for preset in ("sabra", "sabra-way", "pressman-1998", "tournament"):
+        code, out, _ = run(capsys, "hint", "--table", "R3 R4 J | K9 B9 O9", "--rack",
+                           "R5 K10 K11", "--rules", preset)
+        assert code == 0 and "draw" not in out.lower(), (preset, out)
+        assert "1. Swap the joker in R3 R4 J for your R5, then lay it with K10 K11." in out

@@ -123,7 +123,7 @@ def test_hints_are_the_best_legal_turn_on_small_tables(preset):
     compared = exact = 0
     for _ in range(150):
         table, rack = _small_case(rng)
-        move = best_move(table, rack, rules)
+        move = best_move(table, rack, rules, cpu_limit=None)  # a busy machine must not cut it
         got = (len(move.placed), move.points)
         verdict = check_turn(table, move.table, rack, rules=rules)
         assert verdict.legal, f"{table} + {rack}: {move.table}\n{verdict.summary()}"
@@ -185,6 +185,78 @@ def test_every_hint_passes_check_turn(case, preset):
     assert move.draws or move.steps
 
 
+@st.composite
+def retrieval_cases(draw):
+    """A small table with a joker meld (a run or group, one or two jokers) and maybe one more
+    meld, and a rack that often holds the tile a joker stands for and two tiles a freed joker
+    could make a new set with: the cases where the best turn retrieves a joker."""
+    rng = random.Random(draw(st.integers(0, 10 ** 9)))
+    used = Counter()
+    if rng.random() < 0.5:
+        colour, length = rng.choice(COLOURS), rng.randint(3, 4)
+        start = rng.randint(1, 14 - length)
+        meld = [Tile(colour, n) for n in range(start, start + length)]
+    else:
+        number = rng.randint(1, 13)
+        meld = [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
+    slots = rng.sample(range(len(meld)), 2 if len(meld) == 4 and rng.random() < 0.25 else 1)
+    stood = [meld[i] for i in slots]
+    for i in slots:
+        meld[i] = JOKER
+    melds = [meld]
+    used.update(t for t in meld if not t.is_joker)
+    if rng.random() < 0.5:
+        if rng.random() < 0.5:
+            colour, start = rng.choice(COLOURS), rng.randint(1, 11)
+            other = [Tile(colour, n) for n in range(start, start + 3)]
+        else:
+            number = rng.randint(1, 13)
+            other = [Tile(c, number) for c in rng.sample(COLOURS, 3)]
+        if all(used[t] < 2 for t in other):
+            melds.append(other)
+            used.update(other)
+    rack = []
+
+    def give(t):
+        if used[t] < 2:
+            used[t] += 1
+            rack.append(t)
+
+    if rng.random() < 0.85:
+        give(rng.choice(stood))
+    c1, c2 = rng.sample(COLOURS, 2)
+    n = rng.randint(1, 12)
+    pair = rng.choice([(Tile(c1, n), Tile(c1, n + 1)), (Tile(c1, n), Tile(c2, n)),
+                       (Tile(c1, max(1, n - 1)), Tile(c1, min(13, n + 1)))])
+    for t in pair:
+        give(t)
+    if rng.random() < 0.4:
+        give(Tile(rng.choice(COLOURS), rng.randint(1, 13)))
+    if not rack:
+        give(Tile(c2, 13))
+    return parse_table([" ".join(map(str, m)) for m in melds]), rack
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(retrieval_cases(), st.sampled_from(PRESET_NAMES))
+def test_hints_find_the_best_turn_retrievals_included(case, preset):
+    # The brute force lays the table and every part of the rack in every way, a freed joker
+    # in every possible new set, and keeps what check_turn finds legal: the hint must lay as
+    # many rack tiles (and points) as the best of those, and never say draw when one exists.
+    table, rack = case
+    rules = PRESETS[preset]
+    move = best_move(table, rack, rules, cpu_limit=None)  # a busy machine must not cut it
+    verdict = check_turn(table, move.table, rack, rules=rules)
+    assert verdict.legal, f"{table} + {rack}: {move.table}\n{verdict.summary()}"
+    best = brute_best(table, rack, rules)
+    got = (len(move.placed), move.points)
+    assert got == best, f"{preset}: {table} + {rack}: hint {move.table} {got}, best {best}"
+    if sum(t.is_joker for t in list(table.tiles) + list(rack)) == 1:
+        # one joker: the search covers every turn, so it says the hint is the best
+        assert move.exact, f"{preset}: {table} + {rack}: hint {move.table} not proven best"
+
+
 def test_the_issues_examples():
     # tournament: K5 B5 J + O5: the joker stays (now R5) in a group of four (003: "A set
     # containing a joker can have tiles added to it")
@@ -193,9 +265,29 @@ def test_the_issues_examples():
     # sabra: J K4 K5 K6 + R1 R2: R1 R2 J would take the joker without K3: draw
     move = best_move("J K4 K5 K6", "R1 R2", "sabra")
     assert move.draws and move.exact
+    # every preset: R5 frees the joker of R3 R4 J (000: "A player with a tile matching the
+    # color and value of a joker may replace the joker with that tile."), which goes with
+    # K10 K11 from the rack into a new set (000: "The joker must be played that same turn in a
+    # set with at least two other tiles from the player's rack"; 003: "as part of a new set")
+    for preset in PRESET_NAMES:
+        move = best_move("R3 R4 J | K9 B9 O9", "R5 K10 K11", preset)
+        assert sorted(map(str, move.placed)) == ["K10", "K11", "R5"] and move.exact, preset
+        assert [s.text for s in move.steps] == [
+            "swap the joker in R3 R4 J for your R5, then lay it with K10 K11"], preset
     # a hint that retrieves a joker, told as steps
     move = best_move("R4 J R6 | B6 B7 B8 B9 B10", "R5 K9 B9 B8", "pressman-1998")
     assert len(move.placed) == 4
     assert [s.text for s in move.steps][:2] == [
         "swap the joker in R4 J R6 for your R5, then lay it with K9 B9", "split B6…B10 at B8"]
     assert move.to_dict()["steps"][0]["action"] == "swap"
+
+
+def test_a_search_cut_by_the_cpu_limit_still_gives_a_legal_turn_and_says_it_is_not_proven():
+    # with no time at all, the turn that leaves the joker meld as it lies is still tried:
+    # R6 goes on R3 R4 R5; the retrieval (R5 for the joker, J K10 K11) is not reached
+    table, rack = "R3 R4 J | K9 B9 O9 | R3 R4 R5", "R5 K10 K11 R6"
+    move = best_move(table, rack, "sabra", cpu_limit=0)
+    assert check_turn(table, move.table, rack, rules="sabra").legal
+    assert not move.exact and move.placed
+    full = best_move(table, rack, "sabra", cpu_limit=None)
+    assert full.exact and len(full.placed) == 4 and len(move.placed) < 4

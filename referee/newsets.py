@@ -1,0 +1,111 @@
+"""The new sets a freed joker may end the turn in, listed for the hint search.
+
+A joker taken from its set must end the turn in a *new set* (see :mod:`referee.accounts`): a
+meld that holds no numbered tile of the joker's own set and no two numbered tiles that lay in
+one meld before the turn, with at least ``rules.joker_reuse_min_rack_tiles`` other tiles from
+the rack. The exact search of :mod:`referee.search` knows nothing of where a tile came from,
+so the hint search lays each freed joker in one of these melds itself and solves the rest of
+the table exactly.
+
+:func:`new_sets` lists every meld (a run of any window with its jokers in any of its places,
+or a group of three or four) holding the given jokers whose numbered tiles are still there,
+that can reach the rack-tile minimum, and whose tiles that can only come from the table can
+come from different melds, none of them the joker's own set. Each comes with the tiles it
+takes (table first, so the rest of the table is solved with the most freedom) and how many of
+them could come from the rack.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterator, Mapping
+
+from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile
+
+
+@dataclass(frozen=True)
+class NewSet:
+    """One meld for freed jokers: ``tiles`` in laid order (``J`` for the jokers), the numbered
+    tiles it takes (``use``), how many rack jokers it holds, and ``from_rack``: how many of
+    its numbered tiles the rack could give."""
+
+    tiles: tuple[Tile, ...]
+    use: Counter
+    rack_jokers: int
+    from_rack: int
+
+
+def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
+             rack_left: Mapping[Tile, int], min_rack: int,
+             melds_of: Mapping[Tile, frozenset], own: frozenset) -> Iterator[NewSet]:
+    """Every new set holding ``jokers`` freed jokers and up to ``rack_jokers`` jokers from the
+    rack (at most two jokers in all), the most tiles the rack could give first, then the
+    shortest. ``table_left`` / ``rack_left``: copies of each tile still free on the table and
+    on the rack; ``melds_of[t]``: the melds of the table before that hold a ``t``; ``own``: the
+    melds the freed jokers were taken from."""
+    found = []
+    for extra in range(0, min(rack_jokers, 2 - jokers) + 1):
+        count = jokers + extra
+        for tiles in _shapes(count, table_left, rack_left):
+            real = [t for t in tiles if not t.is_joker]
+            from_rack = sum(1 for t in real if rack_left.get(t, 0) > 0)
+            if from_rack + extra < min_rack:
+                continue
+            forced = [t for t in real if rack_left.get(t, 0) == 0]
+            if not _distinct_melds(forced, melds_of, own):
+                continue
+            found.append(NewSet(tuple(tiles), Counter(real), extra, from_rack))
+    found.sort(key=lambda s: (-(s.from_rack + s.rack_jokers), len(s.tiles)))
+    return iter(found)
+
+
+def _there(t: Tile, table_left, rack_left) -> bool:
+    return table_left.get(t, 0) + rack_left.get(t, 0) > 0
+
+
+def _shapes(jokers: int, table_left, rack_left) -> Iterator[list[Tile]]:
+    """Runs and groups holding exactly ``jokers`` jokers whose other tiles are there."""
+    for colour in COLOURS:
+        have = [_there(Tile(colour, k), table_left, rack_left) for k in range(1, MAX_NUMBER + 1)]
+        for lo in range(1, MAX_NUMBER - 1):
+            gaps = 0
+            for hi in range(lo, MAX_NUMBER + 1):
+                if not have[hi - 1]:
+                    gaps += 1
+                    if gaps > jokers:
+                        break
+                length = hi - lo + 1
+                if length < 3 or length <= jokers:
+                    continue
+                missing = [k for k in range(lo, hi + 1) if not have[k - 1]]
+                present = [k for k in range(lo, hi + 1) if have[k - 1]]
+                for more in itertools.combinations(present, jokers - len(missing)):
+                    at = set(missing) | set(more)
+                    if len(at) == length:
+                        continue
+                    yield [JOKER if k in at else Tile(colour, k) for k in range(lo, hi + 1)]
+    for number in range(1, MAX_NUMBER + 1):
+        there = [c for c in COLOURS if _there(Tile(c, number), table_left, rack_left)]
+        for size in (3, 4):
+            for cols in itertools.combinations(there, size - jokers):
+                if cols:
+                    yield [Tile(c, number) for c in cols] + [JOKER] * jokers
+
+
+def _distinct_melds(tiles, melds_of, own) -> bool:
+    """Can each of ``tiles`` come from a different meld of the table, none in ``own``?"""
+    match: dict = {}
+
+    def place(i, seen) -> bool:
+        for m in melds_of.get(tiles[i], ()):
+            if m in own or m in seen:
+                continue
+            seen.add(m)
+            if m not in match or place(match[m], seen):
+                match[m] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(tiles)))

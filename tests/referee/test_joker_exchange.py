@@ -1,0 +1,112 @@
+"""A joker is taken only in exchange for the tile it stands for: which tile, how many, from where, and not before the initial meld.
+
+Each verdict is worked out from the rule texts in ../shared/rules/, and the sentence it rests
+on is quoted beside it: 000 and 002 retell the 1998 Pressman rules, 001 and 003 the current
+Sabra rules, 004 the Sabra Way leaflet and its tournament rule."""
+
+import pytest
+
+from referee import Code, check_turn
+
+ALL = ("sabra", "pressman-1998", "sabra-way", "tournament")
+
+
+def codes(v):
+    return set(v.codes)
+
+
+@pytest.mark.parametrize("preset", ALL)
+def test_a_joker_moved_with_nothing_in_its_place_is_refused(preset):
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same numerical
+    # value and colour it represents." Nothing from the rack, no R6 anywhere: not retrieved.
+    v = check_turn("R3 R4 R5 J | K7 K8 K9", "R3 R4 R5 | K7 K8 K9 J", "", rules=preset)
+    assert not v.legal and Code.JOKER_NOT_REPLACED in codes(v), v.summary()
+
+
+def test_one_tile_frees_one_joker():
+    # 003 (as above): each joker is taken by placing the tile it represents. K5 K6 J J: the
+    # jokers are K7 and K8; K7 alone frees only the K7 joker.
+    before = "K5 K6 J J | R10 R11 R12"
+    after = "K5 K6 K7 | O1 O2 J | B9 O9 J | R10 R11 R12"
+    v = check_turn(before, after, "K7 O1 O2 B9 O9", rules="sabra")
+    assert not v.legal and Code.JOKER_NOT_REPLACED in codes(v)
+    after = "K5 K6 K7 K8 | O1 O2 J | B9 O9 J | R10 R11 R12"
+    v = check_turn(before, after, "K7 K8 O1 O2 B9 O9", rules="sabra")
+    assert v.legal, v.summary()
+    assert sorted(str(t) for f in v.jokers for t in f.replaced_by) == ["K7", "K8"]
+
+
+@pytest.mark.parametrize("preset", ("pressman-1998", "sabra-way", "sabra", "tournament"))
+def test_taking_one_of_two_jokers_frees_only_that_one(preset):
+    # 000: "A player with a tile matching the color and value of a joker may replace the joker
+    # with that tile. The joker must be played that same turn in a set with at least two other
+    # tiles from the player's rack." R4 J J R7: R5 frees the R5 joker; the R6 joker stays.
+    # 004: "After a Joker has been taken from a meld as shown above, the meld may be manipulated."
+    v = check_turn("R4 J J R7", "R4 R5 J R7 | J K9 B9", "R5 K9 B9", rules=preset)
+    assert v.legal, v.summary()
+    taken = [f for f in v.jokers if f.taken]
+    assert len(taken) == 1 and str(taken[0].stood_for) == "R5"
+
+
+def test_group_of_three_either_missing_colour_frees_the_joker():
+    # 003: "In the case of a group of 3, the joker can be replaced by the tile of either the
+    # missing colours."
+    for tile in ("O10", "R10"):
+        v = check_turn("K10 B10 J", f"K10 B10 {tile} | K1 K2 J", f"{tile} K1 K2", rules="sabra")
+        assert v.legal, (tile, v.summary())
+    v = check_turn("K10 B10 J", "K10 B10 K1 | K2 K3 J", "K1 K2 K3", rules="sabra")
+    assert not v.legal
+
+
+def test_tournament_rule_is_for_groups_of_three_only():
+    # 004: "Under tournament rules, a Joker taken from a group of three tiles must be replaced
+    # with both missing tiles." A group of four lacks one colour: that one frees its joker.
+    v = check_turn("K10 B10 O10 J", "K10 B10 O10 R10 | J R1 R2", "R10 R1 R2",
+                   rules="tournament")
+    assert v.legal, v.summary()
+    v = check_turn("K10 B10 J", "K10 B10 O10 | J R1 R2", "O10 R1 R2", rules="tournament")
+    assert codes(v) == {Code.JOKER_GROUP_NEEDS_BOTH}
+
+
+def test_replacement_from_the_table_under_sabra_only_from_the_hand_under_sabra_way():
+    # 003: "The tile used to replace the joker can come from the player's rack or from the
+    # table." 004: "You may take a Joker from a run or group in exchange for a tile of the same
+    # value from your hand." (Pressman, 000: "A player with a tile matching ...")
+    before = "R3 R4 J R6 | R5 O5 B5 K5"
+    after = "R3 R4 R5 R6 | O5 B5 K5 | J K8 K9"
+    assert check_turn(before, after, "K8 K9", rules="sabra").legal
+    for preset in ("sabra-way", "pressman-1998"):
+        v = check_turn(before, after, "K8 K9", rules=preset)
+        assert Code.JOKER_REPLACEMENT_FROM_TABLE in codes(v), preset
+
+
+@pytest.mark.parametrize("preset", ALL)
+def test_no_joker_before_the_initial_meld_under_every_preset(preset):
+    # 003: "A joker may not be retrieved before the initial meld." 000: "The initial meld
+    # cannot build on previously played tiles (for example, a joker on the table cannot be
+    # retrieved before the initial meld)." 004: "These points must come from tiles in the
+    # hand only, and not from tiles already on the table."
+    v = check_turn("R3 R4 J", "R3 R4 R5 | K10 K11 K12 J", "R5 K10 K11 K12", rules=preset,
+                   opened=False)
+    assert not v.legal and Code.JOKER_BEFORE_OPENING in codes(v), v.summary()
+    # the same turn once opened keeps every preset's joker rules (K10 K11 K12 from the rack)
+    v = check_turn("R3 R4 J", "R3 R4 R5 | K10 K11 K12 J", "R5 K10 K11 K12", rules=preset)
+    assert v.legal, v.summary()
+
+
+@pytest.mark.parametrize("preset,legal", [("sabra", True), ("pressman-1998", True),
+                                          ("sabra-way", True), ("tournament", False)])
+def test_group_of_three_one_missing_colour_under_each_preset(preset, legal):
+    # 003: "In the case of a group of 3, the joker can be replaced by the tile of either the
+    # missing colours." 000: "A player with a tile matching the color and value of a joker may
+    # replace the joker with that tile." 004: "in exchange for a tile of the same value from
+    # your hand"; its tournament rule: "a Joker taken from a group of three tiles must be
+    # replaced with both missing tiles." K1 K2 from the rack meet the two-tile presets.
+    for tile in ("O10", "R10"):
+        v = check_turn("K10 B10 J", f"K10 B10 {tile} | K1 K2 J", f"{tile} K1 K2", rules=preset)
+        assert v.legal is legal, (tile, v.summary())
+        if not legal:  # read as the colour added, both were needed; as the other, none came
+            assert codes(v) <= {Code.JOKER_GROUP_NEEDS_BOTH, Code.JOKER_NOT_REPLACED}
+    # both missing colours free it under every preset
+    v = check_turn("K10 B10 J", "K10 B10 O10 R10 | K1 K2 J", "O10 R10 K1 K2", rules=preset)
+    assert v.legal, v.summary()
