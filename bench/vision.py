@@ -119,7 +119,14 @@ def main(argv=None) -> int:
     p.add_argument("--editions", type=int, default=0,
                    help="evaluate this many synthetic photos of other tile editions")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--without", choices=["six-nine"], default=None,
+                   help="turn a step of the reader off, to measure what it brings "
+                        "(six-nine: a doubted 6 or 9 following the way up of its meld)")
     args = p.parse_args(argv)
+    if args.without == "six-nine":
+        import vision.reader
+
+        vision.reader._six_or_nine_by_neighbours = lambda tiles, melds: []
 
     from vision.evaluate import evaluate, format_result
     from vision.labels import shared_photos_dir

@@ -1,0 +1,149 @@
+"""Mutation testing, one package's module at a time, with mutmut (the `mutation` extra).
+
+mutmut changes the code one small thing at a time (a ``>`` into ``>=``, a constant, a call
+dropped) and runs the tests that reach the changed function; a change no test notices (a
+*survivor*) is a behaviour nothing checks. Each target below names the files to change and
+the tests that should notice, so a run takes minutes on two cores, not hours:
+
+    .venv/bin/python bench/mutants.py referee-turns            # or: reader-steps, events, all
+    .venv/bin/python bench/mutants.py reader-steps --children 2 --functions '*_drop_odd_sizes*'
+
+The run happens in a scratch copy (``--workdir``, default a folder under the system's
+temporary directory), never in the checkout. It prints the count per outcome and each
+survivor with its diff (``--diffs``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+#: target -> (files mutated, tests run, mutant name patterns (mutmut's naming:
+#: ``module.x_function__mutmut_N``; empty: every function of those files)).
+TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
+    "referee-turns": (
+        ["referee/turns.py"],
+        ["tests/referee/test_turns.py", "tests/referee/test_jokers.py",
+         "tests/referee/test_turnlog.py", "tests/referee/test_cases_referee.py",
+         # a property test of corrected logs: 9 s a mutant, and the tests above reach the
+         # same lines
+         "--deselect", "tests/referee/test_turnlog.py::"
+         "test_a_corrected_log_replays_to_what_a_fresh_log_fed_the_corrected_tables_says"],
+        []),
+    # the reader's steps after the networks: duplicates, odd sizes, 6 or 9, melds, sanity
+    "reader-steps": (
+        ["vision/reader.py", "vision/melds.py"],
+        ["tests/vision/test_reader_safeguards.py", "tests/vision/test_reader.py",
+         "-m", "not slow"],
+        ["vision.reader.x__suppress_duplicates*", "vision.reader.x__drop_odd_sizes*",
+         "vision.reader.x__area*", "vision.reader.x__six_or_nine_by_neighbours*",
+         "vision.melds.*"]),
+    "events": (
+        ["webapp/events.py"],
+        ["tests/webapp/test_events_server.py"],
+        []),
+}
+
+#: what the scratch copy needs besides the files mutated
+COPIED = ["referee", "vision", "webapp", "tests", "models", "pyproject.toml"]
+
+
+def _toml_list(xs: list[str]) -> str:
+    return "[" + ", ".join(json.dumps(x) for x in xs) + "]"
+
+
+def prepare(workdir: Path, files: list[str], tests: list[str]) -> None:
+    """A fresh copy of the project in ``workdir`` with mutmut's settings for this target."""
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    for name in COPIED:
+        src = REPO / name
+        if src.is_dir():
+            shutil.copytree(src, workdir / name, ignore=shutil.ignore_patterns(
+                "__pycache__", "*.pyc", "*.sqlite3", "*.egg-info"))
+        else:
+            shutil.copy2(src, workdir / name)
+    packages = sorted({f.split("/")[0] for f in files})
+    # models/ beside the package copies, where vision finds them
+    extra = ["models"] + [p for p in ("referee", "vision", "webapp") if p not in packages]
+    with open(workdir / "pyproject.toml", "a", encoding="utf-8") as f:
+        f.write("\n[tool.mutmut]\n"
+                f"source_paths = {_toml_list(packages)}\n"
+                f"only_mutate = {_toml_list(files)}\n"
+                f"also_copy = {_toml_list(extra)}\n"
+                f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
+                'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]\n'
+                "use_git_change_detection = false\n")
+
+
+def counts(workdir: Path, venv_bin: Path) -> tuple[dict[str, int], list[str]]:
+    out = subprocess.run([str(venv_bin / "mutmut"), "results", "--all", "true"], cwd=workdir,
+                         capture_output=True, text=True).stdout
+    tally: dict[str, int] = {}
+    survivors = []
+    for line in out.splitlines():
+        if ":" not in line:
+            continue
+        name, status = (s.strip() for s in line.rsplit(":", 1))
+        tally[status] = tally.get(status, 0) + 1
+        if status == "survived":
+            survivors.append(name)
+    return tally, survivors
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("target", choices=[*TARGETS, "all"])
+    ap.add_argument("--children", type=int, default=2, help="test processes at once (2)")
+    ap.add_argument("--functions", nargs="*", default=None,
+                    help="mutant name patterns (default: the target's)")
+    ap.add_argument("--workdir", type=Path, default=None)
+    ap.add_argument("--diffs", action="store_true", help="print each survivor's change")
+    args = ap.parse_args(argv)
+    venv_bin = Path(sys.executable).parent
+    if not (venv_bin / "mutmut").exists():
+        sys.exit("mutmut is not installed: pip install -c constraints.txt -e '.[mutation]'")
+    status = 0
+    for target in (list(TARGETS) if args.target == "all" else [args.target]):
+        files, tests, patterns = TARGETS[target]
+        workdir = args.workdir or Path(tempfile.gettempdir()) / f"rummiref-mutants-{target}"
+        if args.target == "all" and args.workdir:
+            workdir = args.workdir / target
+        prepare(workdir, files, tests)
+        # the copy is not beside ../shared: point the tests at the checkout's
+        from tests.conftest import SHARED
+
+        env = {**os.environ, "PATH": f"{venv_bin}{os.pathsep}{os.environ.get('PATH', '')}",
+               "RUMMIREF_SHARED": str(SHARED)}
+        names = args.functions if args.functions is not None else patterns
+        cmd = [str(venv_bin / "mutmut"), "run", "--max-children", str(args.children), *names]
+        print(f"== {target}: {' '.join(files)}; tests: {' '.join(tests)}", flush=True)
+        run = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True)
+        if run.returncode != 0:
+            print(run.stdout[-3000:], run.stderr[-3000:], sep="\n")
+            status = 1
+            continue
+        tally, survivors = counts(workdir, venv_bin)
+        print(f"{target}: {sum(tally.values())} mutants: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(tally.items())))
+        for name in survivors:
+            print("  survived:", name)
+            if args.diffs:
+                diff = subprocess.run([str(venv_bin / "mutmut"), "show", name], cwd=workdir,
+                                      capture_output=True, text=True).stdout
+                print("    " + diff.strip().replace("\n", "\n    "))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
