@@ -291,6 +291,25 @@ def test_a_rack_read_with_a_third_copy_is_answered_with_the_copies_to_check(clie
     assert "R10 read at 0.70" in reasons[6]
 
 
+def test_a_synthetic_rack_photo_is_read_row_by_row_by_the_real_reader(client, game):
+    pytest.importorskip("onnxruntime")
+    from io import BytesIO
+
+    from vision.synth import edition, render_rack
+
+    rows = [["R1", "R2", "R3", "J", "K13", "B7"], ["B5", "B6", "O9", "K9", "R10", "R11", "K3"]]
+    img, _ = render_rack(rows, seed=3, size=(1200, 900), edition=edition("classic"),
+                         perspective=0.2)
+    ok, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    r = client.post(game["api"] + "/rack-photo", headers=game["headers"],
+                    data={"photo": (BytesIO(jpg.tobytes()), "rack.jpg"), "player": "Cy"})
+    assert r.status_code == 200, r.get_json()
+    out = r.get_json()
+    assert out["rows"] == [" ".join(row) for row in rows]
+    assert out["count"] == 13 and out["player"] == "Cy"
+    assert out["value"] == (1 + 2 + 3 + 30 + 13 + 7) + (5 + 6 + 9 + 9 + 10 + 11 + 3)
+
+
 def test_the_scoresheet_timer_times_the_turn_and_moves_to_the_next_player(client, game,
                                                                            monkeypatch):
     from webapp import stamps
