@@ -148,12 +148,12 @@ def test_editions_are_listed_and_render_every_kind_of_scene():
 def test_random_scenes_mix_racks_and_closeups_and_can_hold_editions_out():
     kinds = [bool(random_scene(s, size=(320, 240))[1].racks) for s in range(20)]
     assert 2 <= sum(kinds) <= 16
-    from vision.synth.editions import Edition, _font_key
+    from vision.synth.editions import Edition, font_key
 
     held = ("modern-serif", "modern-mono")
     rng = np.random.default_rng(0)
-    fonts = {_font_key(Edition.random(rng, exclude=held).font) for _ in range(300)}
-    assert not fonts & {_font_key(EDITIONS[n].font) for n in held}
+    fonts = {font_key(Edition.random(rng, exclude=held).font) for _ in range(300)}
+    assert not fonts & {font_key(EDITIONS[n].font) for n in held}
 
 
 # ---------------------------------------------------------------- the reader on racks

@@ -1,11 +1,12 @@
-"""Table surfaces under the tiles: wood, marble, cloth, felt, dark and plain."""
+"""Table surfaces under the tiles (:func:`table_surface`): wood, marble, cloth, felt, dark
+and plain."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-def _background(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+def table_surface(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     kind = rng.choice(["wood", "wood", "cloth", "marble", "felt", "plain", "dark"])
     if kind == "wood":
         base = np.array([rng.uniform(40, 110), rng.uniform(80, 150), rng.uniform(120, 200)])

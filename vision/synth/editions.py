@@ -99,16 +99,16 @@ class Edition:
 
 def _pick_font(rng: np.random.Generator, bold: bool = False, exclude: tuple[str, ...] = ()):
     fonts = _ttf_fonts()
-    held = {_font_key(EDITIONS[n].font) for n in exclude if n in EDITIONS}
+    held = {font_key(EDITIONS[n].font) for n in exclude if n in EDITIONS}
     if held:
-        fonts = tuple(f for f in fonts if _font_key(f) not in held)
+        fonts = tuple(f for f in fonts if font_key(f) not in held)
     if bold:
         bolds = [f for f in fonts if "Bold" in f and "Mono" not in f]
         if bolds:
             return bolds[int(rng.integers(len(bolds)))]
     if fonts and rng.random() < 0.65:
         return fonts[int(rng.integers(len(fonts)))]
-    hershey = [f for f in _HERSHEY if _font_key(f) not in held] or _HERSHEY
+    hershey = [f for f in _HERSHEY if font_key(f) not in held] or _HERSHEY
     return hershey[int(rng.integers(len(hershey)))]
 
 
@@ -117,7 +117,7 @@ def _pick_font(rng: np.random.Generator, bold: bool = False, exclude: tuple[str,
 JOKER_STYLES = ("smile", "filled", "jester", "hat", "star")
 
 
-def _font_key(font) -> str:
+def font_key(font) -> str:
     return Path(font).name if isinstance(font, str) else f"hershey-{font}"
 
 

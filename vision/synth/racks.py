@@ -20,10 +20,10 @@ import math
 import cv2
 import numpy as np
 
-from .backgrounds import _background
+from .backgrounds import table_surface
 from .editions import Edition
 from .photo import phone_effects
-from .table import Labels, _apply_h, _warp_tile, render_table
+from .table import Labels, apply_h, warp_tile, render_table
 from .tiles import TILE_H, TILE_W, render_tile
 
 ASPECT = TILE_H / TILE_W
@@ -83,7 +83,7 @@ def render_rack(rows, seed: int = 0, *, size: tuple[int, int] | None = None,
         edition = named(names[int(rng.integers(len(names)))], rng)
     hidden = float(rng.uniform(0.0, 1 / 3)) if hidden is None else float(hidden)
     perspective = float(rng.uniform(0.1, 0.45)) if perspective is None else float(perspective)
-    img = _background(h, w, rng)
+    img = table_surface(h, w, rng)
     longest = max([len(r) for r in rows] + [1])
     gap = float(rng.uniform(0.01, 0.06))
     th = ASPECT
@@ -105,10 +105,9 @@ def render_rack(rows, seed: int = 0, *, size: tuple[int, int] | None = None,
                      [x_left + max(row_w) + pad, tops[0] + 0.55 * s * th],
                      [x_left + max(row_w) + pad, y_front + 1.2 * s * th],
                      [x_left - pad, y_front + 1.2 * s * th]], np.float32)
-    cv2.fillPoly(img, [np.round(_apply_h(hm, body) * 4).astype(np.int32)],
+    cv2.fillPoly(img, [np.round(apply_h(hm, body) * 4).astype(np.int32)],
                  tuple(float(c) for c in rack_col * 0.7), cv2.LINE_AA, shift=2)
     labels = Labels()
-    labels.hidden = []
     faces: dict[str, np.ndarray] = {}
     tv = np.array([0.0, -s * float(rng.uniform(0.04, 0.1))], np.float32)
     for k, (row, top) in enumerate(zip(rows, tops)):
@@ -118,10 +117,10 @@ def render_rack(rows, seed: int = 0, *, size: tuple[int, int] | None = None,
             flat = np.array([[x, top], [x + s, top], [x + s, top + s * th], [x, top + s * th]],
                             np.float32)
             flat += rng.normal(0, 0.01 * s, (1, 2)).astype(np.float32)
-            corners = _apply_h(hm, flat)
+            corners = apply_h(hm, flat)
             if tile not in faces:
                 faces[tile] = render_tile(tile, edition, rng)
-            _warp_tile(img, faces[tile], corners, edition.side, tv, 0.0)
+            warp_tile(img, faces[tile], corners, edition.side, tv, 0.0)
             idxs.append(len(labels))
             labels.append((tile, corners))
             labels.hidden.append(hidden if k < len(rows) - 1 else 0.0)
@@ -134,7 +133,7 @@ def render_rack(rows, seed: int = 0, *, size: tuple[int, int] | None = None,
                           [x_left + max(row_w) + pad, top + 1.12 * s * th],
                           [x_left - pad, top + 1.12 * s * th]], np.float32)
         if k == len(rows) - 1:
-            cv2.fillPoly(img, [np.round(_apply_h(hm, ledge) * 4).astype(np.int32)],
+            cv2.fillPoly(img, [np.round(apply_h(hm, ledge) * 4).astype(np.int32)],
                          tuple(float(c) for c in rack_col), cv2.LINE_AA, shift=2)
     if quality:
         img = phone_effects(img, rng)

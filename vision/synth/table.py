@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from ..labels import TILES
-from .backgrounds import _background
+from .backgrounds import table_surface
 from .editions import Edition
 from .photo import photo_effects
 from .tiles import TILE_H, TILE_W, render_tile
@@ -21,12 +21,14 @@ from .tiles import TILE_H, TILE_W, render_tile
 
 class Labels(list):
     """``[(tile, corners), ...]`` for a rendered image; ``melds``: label indices per meld, as
-    laid (the last "melds" may be rack rows, listed in ``racks``)."""
+    laid (the last "melds" may be rack rows, listed in ``racks``); ``hidden``: for a photo of
+    a rack, the share of each tile hidden behind the row in front (else empty)."""
 
     def __init__(self, items=(), melds=None, racks=None):
         super().__init__(items)
         self.melds: list[list[int]] = melds or []
         self.racks: list[list[int]] = racks or []
+        self.hidden: list[float] = []
 
 
 def _table_melds(table) -> list[list[str]]:
@@ -38,7 +40,7 @@ def _table_melds(table) -> list[list[str]]:
     return [[str(t) for t in m] for m in table]
 
 
-def _warp_tile(canvas: np.ndarray, face_rgba: np.ndarray, corners: np.ndarray,
+def warp_tile(canvas: np.ndarray, face_rgba: np.ndarray, corners: np.ndarray,
                side_colour, thickness_vec: np.ndarray, shadow: float) -> None:
     """Draw a tile (its side, shadow and face) onto ``canvas`` at image ``corners``."""
     h, w = canvas.shape[:2]
@@ -88,7 +90,7 @@ def _homography(w: int, h: int, rng: np.random.Generator, tilt: float) -> np.nda
     return cv2.getPerspectiveTransform(src, dst)
 
 
-def _apply_h(hm: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def apply_h(hm: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float32), hm)
     return p.reshape(-1, 2)
 
@@ -117,7 +119,7 @@ def render_table(table, seed: int = 0, *, size: tuple[int, int] = (1000, 750),
         if classic is None:
             classic = bool(rng.random() < 0.33)
         edition = Edition.random(rng, classic=classic, exclude=exclude)
-    img = _background(h, w, rng) if background is None else cv2.resize(background, (w, h))
+    img = table_surface(h, w, rng) if background is None else cv2.resize(background, (w, h))
     angle = float(rng.normal(0, 6) if rng.random() < 0.6 else rng.uniform(-180, 180)) \
         if angle is None else angle
     tilt = float(rng.uniform(0.0, 0.12)) if tilt is None else tilt
@@ -180,7 +182,7 @@ def render_table(table, seed: int = 0, *, size: tuple[int, int] = (1000, 750),
             local = (local - [0, 0]) @ mr.T + [mx, my]
             pts = (local - [extent_w / 2, extent_h / 2]) * s
             pts = pts @ rot.T + centre
-            corners = _apply_h(hm, pts)
+            corners = apply_h(hm, pts)
             idxs.append(len(labels))
             labels.append((tile, corners))
             order.append((tile, corners, len(labels) - 1))
@@ -209,7 +211,7 @@ def render_table(table, seed: int = 0, *, size: tuple[int, int] = (1000, 750),
     for tile, corners, _ in order:
         if tile not in faces_cache:
             faces_cache[tile] = render_tile(tile, edition, rng)
-        _warp_tile(img, faces_cache[tile], corners, edition.side, tv, shadow)
+        warp_tile(img, faces_cache[tile], corners, edition.side, tv, shadow)
     if quality:
         img = photo_effects(img, rng)
     return img, labels
