@@ -1,10 +1,24 @@
 """Drawing a :class:`vision.reading.Reading` onto its image (OpenCV only): the one annotator,
-used by ``rummiref read --annotate`` and by the live referee's pictures.
+used by ``rummiref read --annotate``, the live referee's pictures and the rack photos.
 
-Each tile gets its outline and label (with a small mark on its top edge, so which way up it
-was read is visible); each meld is outlined in green when the referee accepts it and in red
-when not (single tiles, which are not melds, in grey); uncertain tiles are circled in
-magenta with a "?". Tiles without an outline (a table typed in notation) are not drawn.
+The pictures are looked at on phones, where a 12-megapixel photo is shrunk to the width of
+the screen (about 400 points). So everything is sized to the picture, not to its pixels: a
+label's capital height is :data:`LABEL_HEIGHT` of the picture's width (a tenth of an inch
+or so on a phone held upright, whatever the photo's resolution), and lines scale alike.
+
+- Each tile gets a thin outline, a small mark on its top edge (which way up it was read) and
+  its label on a dark box: the tile in notation only. The label sits on the tile's lower
+  part, below its numeral (:data:`LABEL_AT`), so the numeral it names stays visible to
+  compare and a label covers its own tile rather than a neighbour (on a rack, the front row
+  hides the lower part of the back row anyway).
+- A tile to check (``reading.uncertain``) is outlined thickly in magenta just inside its own
+  edges, so its neighbours stay uncovered, and its label, in magenta, carries a "?" and the
+  confidence. Sure tiles show no confidence: a number on every tile is noise.
+- Melds are outlined in green when the referee accepts them, red when not, grey for a lone
+  tile. On a rack (``rack=True``) the rows are not melds: they are outlined in blue, with no
+  verdict.
+
+Tiles without an outline (a table typed in notation) are not drawn.
 """
 
 from __future__ import annotations
@@ -17,29 +31,64 @@ from .reading import Reading
 GREEN = (60, 200, 60)
 RED = (40, 40, 230)
 GREY = (160, 160, 160)
+BLUE = (230, 150, 40)
 MAGENTA = (220, 40, 220)
 TILE = (255, 200, 0)
+WHITE = (255, 255, 255)
+BACKING = (30, 30, 30)
+
+#: Capital height of a label, as a fraction of the picture's width: about 10 points on a
+#: phone showing the picture across its screen.
+LABEL_HEIGHT = 0.025
+#: ... and never below this many pixels (small pictures).
+LABEL_MIN_PX = 12
+#: Where a label's centre sits along a tile, from its top edge (0) to its bottom edge (1)
+#: as read: below the numeral, which sits in the upper half.
+LABEL_AT = 0.72
+_FONT = cv2.FONT_HERSHEY_DUPLEX
 
 
-def _text(img, text, org, scale, colour, thick):
-    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
+def label_px(image_shape) -> int:
+    """Capital height of the labels (pixels) for a picture of this shape."""
+    return max(LABEL_MIN_PX, int(round(LABEL_HEIGHT * image_shape[1])))
 
 
-def annotate_tiles(img: np.ndarray, reading: Reading, scale: float) -> None:
-    for t in reading.tiles:
-        if t.corners is None:
-            continue
-        c = np.round(t.corners).astype(np.int32)
-        cv2.polylines(img, [c], True, TILE, max(1, int(scale)), cv2.LINE_AA)
-        top = ((t.corners[0] + t.corners[1]) / 2).astype(int)
-        cv2.circle(img, tuple(int(v) for v in top), max(2, int(2 * scale)), TILE, -1)
-        org = t.corners.min(0).astype(int) + [0, -int(4 * scale)]
-        _text(img, f"{t.tile} {t.confidence:.2f}", (int(org[0]), int(org[1])), 0.45 * scale,
-              (255, 255, 255), max(1, int(scale)))
+def _font_scale(px: int) -> float:
+    (_, h), _ = cv2.getTextSize("R", _FONT, 1.0, 1)
+    return px / h
 
 
-def annotate_melds(img: np.ndarray, reading: Reading, scale: float, rules=None) -> None:
+def label_box_px(px: int) -> int:
+    """Height of a label's box for capital height ``px``."""
+    (_, h), base = cv2.getTextSize("R", _FONT, _font_scale(px), max(1, px // 7))
+    return h + base + 2 * max(2, px // 4)
+
+
+def _label(img: np.ndarray, text: str, anchor: tuple[float, float], px: int, colour,
+           box_colour) -> None:
+    """``text`` centred on ``anchor`` (x, the box's bottom y), on a filled box, kept inside
+    the picture."""
+    scale = _font_scale(px)
+    thick = max(1, px // 7)
+    (w, h), base = cv2.getTextSize(text, _FONT, scale, thick)
+    pad = max(2, px // 4)
+    bw, bh = w + 2 * pad, h + base + 2 * pad
+    x0 = int(round(anchor[0] - bw / 2))
+    y0 = int(round(anchor[1] - bh))
+    H, W = img.shape[:2]
+    x0 = min(max(0, x0), max(0, W - bw))
+    y0 = min(max(0, y0), max(0, H - bh))
+    roi = img[y0:y0 + bh, x0:x0 + bw]
+    roi[:] = (roi.astype(np.float32) * 0.25 + np.float32(box_colour) * 0.75).astype(np.uint8)
+    cv2.putText(img, text, (x0 + pad, y0 + pad + h), _FONT, scale, colour, thick, cv2.LINE_AA)
+
+
+def _line(px: int, k: float = 0.12) -> int:
+    return max(1, int(round(px * k)))
+
+
+def annotate_melds(img: np.ndarray, reading: Reading, px: int, rules=None,
+                   rack: bool = False) -> None:
     from referee import check_meld
 
     for meld in reading.melds:
@@ -47,40 +96,60 @@ def annotate_melds(img: np.ndarray, reading: Reading, scale: float, rules=None) 
         if not outlines:
             continue
         pts = np.concatenate(outlines)
-        if len(meld) < 2:
+        if rack:
+            colour = BLUE
+        elif len(meld) < 2:
             colour = GREY
         else:
             ok = check_meld([reading.tiles[i].tile for i in meld], rules).ok
             colour = GREEN if ok else RED
-        rect = cv2.minAreaRect(pts.astype(np.float32))
-        (cx, cy), (w, h), a = rect
-        pad = 6 * scale
+        (cx, cy), (w, h), a = cv2.minAreaRect(pts.astype(np.float32))
+        pad = 0.4 * px
         box = cv2.boxPoints(((cx, cy), (w + pad, h + pad), a))
-        cv2.polylines(img, [np.round(box).astype(np.int32)], True, colour,
-                      max(2, int(3 * scale)), cv2.LINE_AA)
+        cv2.polylines(img, [np.round(box).astype(np.int32)], True, colour, _line(px, 0.15),
+                      cv2.LINE_AA)
 
 
-def annotate_uncertain(img: np.ndarray, reading: Reading, scale: float) -> None:
-    for u in reading.uncertain:
-        t = reading.tiles[u.index]
-        if t.corners is None:
-            continue
-        c = t.centre
-        r = int(0.6 * float(np.hypot(*(t.corners[2] - t.corners[0]))))
-        cv2.circle(img, (int(c[0]), int(c[1])), r, MAGENTA, max(2, int(2 * scale)), cv2.LINE_AA)
-        _text(img, "?", (int(c[0] + r * 0.7), int(c[1] - r * 0.7)), 0.9 * scale, MAGENTA,
-              max(2, int(2 * scale)))
+def _inset(corners: np.ndarray, by: float) -> np.ndarray:
+    """The outline moved ``by`` pixels towards its centre."""
+    c = corners.mean(0)
+    d = corners - c
+    n = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6)[:, None]
+    return c + d * np.maximum(0.0, 1.0 - by / n)
 
 
-def annotate(image: np.ndarray, reading: Reading, rules=None) -> np.ndarray:
-    """A copy of ``image`` (BGR) with the reading drawn on it."""
+def annotate_tiles(img: np.ndarray, reading: Reading, px: int) -> None:
+    doubt = {u.index for u in reading.uncertain}
+    drawn = [(i, t) for i, t in enumerate(reading.tiles) if t.corners is not None]
+    for i, t in drawn:  # outlines first, so no outline crosses a label
+        if i in doubt:
+            w = _line(px, 0.3)
+            c = np.round(_inset(t.corners, w / 2 + 1)).astype(np.int32)
+            cv2.polylines(img, [c], True, MAGENTA, w, cv2.LINE_AA)
+        else:
+            c = np.round(t.corners).astype(np.int32)
+            cv2.polylines(img, [c], True, TILE, _line(px, 0.08), cv2.LINE_AA)
+        top = (t.corners[0] + t.corners[1]) / 2
+        cv2.circle(img, (int(top[0]), int(top[1])), max(2, px // 5), TILE, -1, cv2.LINE_AA)
+    for i, t in drawn:
+        top, bottom = (t.corners[0] + t.corners[1]) / 2, (t.corners[3] + t.corners[2]) / 2
+        at = top + (bottom - top) * LABEL_AT
+        anchor = (float(at[0]), float(at[1]) + label_box_px(px) / 2)
+        if i in doubt:
+            _label(img, f"{t.tile}? {t.confidence:.2f}", anchor, px, WHITE, MAGENTA)
+        else:
+            _label(img, t.tile, anchor, px, WHITE, BACKING)
+
+
+def annotate(image: np.ndarray, reading: Reading, rules=None, *, rack: bool = False
+             ) -> np.ndarray:
+    """A copy of ``image`` (BGR) with the reading drawn on it; ``rack``: the reading is a
+    rack's (rows, not melds; see :func:`vision.rack.as_rack`)."""
     out = image.copy()
-    scale = max(1.0, max(out.shape[:2]) / 1000.0)
-    annotate_melds(out, reading, scale, rules)
-    annotate_tiles(out, reading, scale)
-    annotate_uncertain(out, reading, scale)
+    px = label_px(out.shape)
+    annotate_melds(out, reading, px, rules, rack)
+    annotate_tiles(out, reading, px)
     if not reading.tiles:
         msg = reading.notes[0] if reading.notes else "no tiles found"
-        _text(out, msg, (int(10 * scale), int(30 * scale)), 0.8 * scale, (255, 255, 255),
-              max(1, int(2 * scale)))
+        _label(out, msg, (out.shape[1] / 2, 2.5 * px), px, WHITE, BACKING)
     return out

@@ -54,7 +54,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     several = len(args.images) > 1
     for image in args.images:
         try:
-            reading = reader.read(image)
+            reading = reader.read(image, rack=args.rack)
         except ImageError as exc:
             failed += 1
             if args.json:
@@ -67,7 +67,13 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(json.dumps(reading.to_json(), ensure_ascii=False))
         else:
             table = str(reading.table)
-            print(f"{image}: {table if table else '(no tiles)'}")
+            if args.rack:
+                from .rack import rows_notation
+
+                rows = rows_notation(reading)
+                print(f"{image}: {' / '.join(rows) if rows else '(no tiles)'}")
+            else:
+                print(f"{image}: {table if table else '(no tiles)'}")
             for u in reading.uncertain:
                 print(f"  ? tile {u.index} {reading.tiles[u.index].tile}: {u.reason}")
             for note in reading.notes:
@@ -79,7 +85,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             from .imageio import load_image
 
             out = _annotate_path(args.annotate, image, several)
-            drawn = annotate(load_image(image), reading, args.rules)
+            drawn = annotate(load_image(image), reading, args.rules, rack=args.rack)
             out.parent.mkdir(parents=True, exist_ok=True)
             if not cv2.imwrite(str(out), drawn):
                 _err(f"cannot write {out} (use a .png or .jpg name in a writable folder)")
@@ -141,6 +147,10 @@ def register(subparsers) -> None:
                    help="one JSON object per image and line: image, tiles, melds, uncertain")
     p.add_argument("--annotate", metavar="OUT.png",
                    help="draw the reading (several images: OUT-<image>.png)")
+    p.add_argument("--rack", action="store_true",
+                   help="the photos show a player's rack: tiles in rows (back row first, "
+                        "left to right, rows separated by /; in --json, the melds), with "
+                        "the rack's checks (a third copy of a tile is listed to check)")
     _common(p)
     p.set_defaults(func=cmd_read)
 

@@ -174,9 +174,11 @@ class Reader:
         out[unsure] = chosen
         return out
 
-    def read(self, image, *, name: str | None = None) -> Reading:
+    def read(self, image, *, name: str | None = None, rack: bool = False) -> Reading:
         """Read one image (path, bytes or BGR array). Raises :class:`ImageError` for input
-        that is not a usable image (the message says why)."""
+        that is not a usable image (the message says why). ``rack``: the photo shows a
+        player's rack, so its tiles are read in rows with the rack's checks (see
+        :func:`vision.rack.as_rack`) instead of as melds on a table."""
         t0 = time.perf_counter()
         pic = open_image(image, name, max_side=WORK_MAX_SIDE)
         label = name if name is not None else (str(image) if isinstance(image, (str, os.PathLike))
@@ -233,6 +235,10 @@ class Reader:
                            "classify_ms": round((t3 - t2) * 1000, 1),
                            "melds_and_checks_ms": round((t4 - t3) * 1000, 1),
                            "total_ms": round((t4 - t0) * 1000, 1)}
+        if rack:
+            from .rack import as_rack
+
+            reading = as_rack(reading, self.uncertain_below)
         return reading
 
 

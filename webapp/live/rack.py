@@ -1,5 +1,10 @@
-"""Reading a photo of a loser's rack at the end of a round: the tiles and what they are worth,
-for the round form. Nothing is stored, so no database write waits on the reader."""
+"""Reading a photo of a loser's rack at the end of a round: the tiles, row by row, what they
+are worth, and the tiles to check, for the round form. Nothing is stored, so no database
+write waits on the reader.
+
+A photo is always answered with what was read: a rack read with three R10s or three jokers
+is not refused, those tiles are listed to check (:func:`vision.rack.as_rack`), and the
+player corrects them in the round form."""
 
 from __future__ import annotations
 
@@ -13,26 +18,31 @@ from ..service import Invalid
 #: Largest rack photo accepted (bytes).
 MAX_PHOTO_BYTES = 12 * 1024 * 1024
 
+
 def read_rack(data: bytes, rules: referee.Rules, reader: Callable[..., Reading]) -> dict:
-    """The tiles on the photographed rack, their value under ``rules`` and the tiles to check.
-    Invalid (field ``photo``) for a file that is not a usable photo or a reading that cannot be
-    a rack."""
+    """The photographed rack: ``tiles`` (notation, back row first), ``rows``, ``count``,
+    ``value`` under ``rules`` (as read), ``uncertain`` (the tiles to check, in notation),
+    ``doubts`` (for each of those: its place in ``tiles``, why, and the likelier readings),
+    ``confidence`` per tile and ``notes``. Invalid (field ``photo``) for a file that is not
+    a usable photo."""
     from vision.imageio import WORK_MAX_SIDE, ImageError, open_image
+    from vision.rack import as_rack, rows_notation
 
     try:
         image = open_image(data, "photo", max_side=WORK_MAX_SIDE).image
     except ImageError as e:
         raise Invalid(str(e), field="photo") from None
-    reading = reader(image)
-    notations = reading.notations
-    try:
-        tiles = referee.parse_tiles(notations)
-        value = referee.rack_value(tiles, rules)
-    except referee.RummirefError as e:
-        raise Invalid(f"the photo was read as {' '.join(notations)}, which cannot be a rack "
-                      f"({e}); type the rack instead", field="photo") from None
-    doubted = sorted(reading.uncertain_indices)
-    return {"tiles": referee.format_tiles(tiles), "count": len(tiles), "value": value,
-            "uncertain": [notations[i] for i in doubted],
-            "confidence": [round(float(c), 3) for c in reading.confidence],
-            "rules": rules.name}
+    reading = as_rack(reader(image))
+    order = [i for row in reading.melds for i in row]
+    place = {i: k for k, i in enumerate(order)}
+    tiles = referee.parse_tiles([reading.tiles[i].tile for i in order], check=False)
+    value = sum(referee.rack_value([t], rules) for t in tiles)
+    doubts = sorted(reading.uncertain, key=lambda u: place[u.index])
+    return {"tiles": referee.format_tiles(tiles), "rows": rows_notation(reading),
+            "count": len(tiles), "value": value,
+            "uncertain": [reading.tiles[u.index].tile for u in doubts],
+            "doubts": [{"index": place[u.index], "tile": reading.tiles[u.index].tile,
+                        "reason": u.reason, "alternatives": list(u.alternatives)}
+                       for u in doubts],
+            "confidence": [round(float(reading.tiles[i].confidence), 3) for i in order],
+            "notes": list(reading.notes), "rules": rules.name}

@@ -224,15 +224,14 @@ def test_rack_photo_is_read_and_valued_and_bad_uploads_are_refused(client, game,
                                                                    monkeypatch):
     import numpy as np
 
-    from vision.reading import Reading, Uncertain
+    from vision.reading import Reading
     from webapp.live import rack
 
     ext = live_app.extensions["rummiref_live"]
     # a reader test double: this test is about the upload path, not reading
     ext["reader"] = lambda image: Reading.from_json({"tiles": [
-        {"tile": t, "confidence": 0.9, "corners": [[0, 0], [1, 0], [1, 1], [0, 1]]}
-        for t in ("R5", "K13", "J")], "melds": [[0, 1, 2]],
-        "uncertain": [{"index": 2, "reason": "J read at 0.9"}]})
+        {"tile": t, "confidence": c, "corners": [[x, 0], [x + 1, 0], [x + 1, 1.4], [x, 1.4]]}
+        for t, c, x in (("R5", 0.9, 0), ("K13", 0.9, 1), ("J", 0.6, 2))], "melds": [[0, 1, 2]]})
     ok, buf = cv2.imencode(".png", np.full((60, 80, 3), 200, np.uint8))
     photo = buf.tobytes()
     url = game["api"] + "/rack-photo"
@@ -241,8 +240,10 @@ def test_rack_photo_is_read_and_valued_and_bad_uploads_are_refused(client, game,
                     headers=game["headers"])
     assert r.status_code == 200, r.get_json()
     out = r.get_json()
-    assert out == {**out, "tiles": "R5 K13 J", "count": 3, "value": 48, "player": "Ben",
-                   "uncertain": ["J"]}
+    assert out == {**out, "tiles": "R5 K13 J", "rows": ["R5 K13 J"], "count": 3, "value": 48,
+                   "player": "Ben", "uncertain": ["J"]}
+    assert out["doubts"] == [{"index": 2, "tile": "J", "reason": "J read at 0.60",
+                              "alternatives": []}]
     r = client.post(url, data={"photo": (BytesIO(b"this is text"), "rack.jpg")},
                     headers=game["headers"])
     assert r.status_code == 422 and r.get_json()["field"] == "photo"
@@ -254,6 +255,59 @@ def test_rack_photo_is_read_and_valued_and_bad_uploads_are_refused(client, game,
     r = client.post(url, json={"photo": "x"}, headers=game["headers"])
     assert r.status_code == 415
     assert client.post(url, data={"photo": (BytesIO(photo), "r.png")}).status_code == 401
+
+
+def test_a_rack_read_with_a_third_copy_is_answered_with_the_copies_to_check(client, game,
+                                                                           live_app):
+    """A misread tile may make a third R10 or a third joker: the photo is still read, in
+    rows (back row first), and every copy concerned is listed to check."""
+    from io import BytesIO
+
+    import numpy as np
+
+    from vision.reading import Reading
+
+    def tile(t, x, y, c=0.95):
+        return {"tile": t, "confidence": c,
+                "corners": [[x, y], [x + 40, y], [x + 40, y + 56], [x, y + 56]]}
+
+    # the front row (lower in the picture) is listed first, as a reader may find it
+    live_app.extensions["rummiref_live"]["reader"] = lambda image: Reading.from_json({
+        "tiles": [tile("R10", 0, 80), tile("J", 45, 82), tile("R10", 90, 80, 0.7),
+                  tile("R10", 0, 0), tile("J", 45, 2), tile("J", 90, 0), tile("K3", 135, 1)],
+        "melds": [[0, 1, 2], [3, 4, 5, 6]]})
+    ok, buf = cv2.imencode(".png", np.full((60, 80, 3), 200, np.uint8))
+    r = client.post(game["api"] + "/rack-photo", headers=game["headers"],
+                    data={"photo": (BytesIO(buf.tobytes()), "rack.png")})
+    assert r.status_code == 200, r.get_json()
+    out = r.get_json()
+    assert out["rows"] == ["R10 J J K3", "R10 J R10"]
+    assert out["tiles"] == "R10 J J K3 R10 J R10" and out["count"] == 7
+    assert out["value"] == 10 * 3 + 3 + 3 * 30  # sabra: a joker on a rack costs 30
+    assert sorted(out["uncertain"]) == ["J", "J", "J", "R10", "R10", "R10"]
+    reasons = {d["index"]: d["reason"] for d in out["doubts"]}
+    assert sorted(reasons) == [0, 1, 2, 4, 5, 6]
+    assert "3 copies of R10 on the rack" in reasons[0] and "3 jokers" in reasons[1]
+    assert "R10 read at 0.70" in reasons[6]
+
+
+def test_a_synthetic_rack_photo_is_read_row_by_row_by_the_real_reader(client, game):
+    pytest.importorskip("onnxruntime")
+    from io import BytesIO
+
+    from vision.synth import edition, render_rack
+
+    rows = [["R1", "R2", "R3", "J", "K13", "B7"], ["B5", "B6", "O9", "K9", "R10", "R11", "K3"]]
+    img, _ = render_rack(rows, seed=3, size=(1200, 900), edition=edition("classic"),
+                         perspective=0.2)
+    ok, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    r = client.post(game["api"] + "/rack-photo", headers=game["headers"],
+                    data={"photo": (BytesIO(jpg.tobytes()), "rack.jpg"), "player": "Cy"})
+    assert r.status_code == 200, r.get_json()
+    out = r.get_json()
+    assert out["rows"] == [" ".join(row) for row in rows]
+    assert out["count"] == 13 and out["player"] == "Cy"
+    assert out["value"] == (1 + 2 + 3 + 30 + 13 + 7) + (5 + 6 + 9 + 9 + 10 + 11 + 3)
 
 
 def test_the_scoresheet_timer_times_the_turn_and_moves_to_the_next_player(client, game,

@@ -1,0 +1,97 @@
+"""Random scenes for training and measuring: tables, racks and close-ups, of any edition.
+
+:func:`random_scene` is what training draws from; :func:`render_scene` renders one kind of
+scene for one named edition (see :func:`vision.synth.editions`), so an edition can be kept
+out of training (``random_scene(seed, exclude=(name,))``) and measured on its own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..labels import TILES
+from .editions import EDITIONS, Edition, edition as named_edition
+from .racks import render_closeup, render_rack
+from .table import Labels, random_table, render_table
+
+#: Scene kinds :func:`render_scene` draws.
+KINDS = ("table", "rack", "closeup")
+#: Shares of rack photos and close-ups among :func:`random_scene`'s scenes (the rest are
+#: tables, drawn as before these kinds existed, so a seed gives the same table).
+RACK_SHARE = 0.2
+CLOSEUP_SHARE = 0.1
+
+
+def random_rack(rng: np.random.Generator) -> list[list[str]]:
+    """One or two rows of 2 to 12 tiles, at most two copies of any tile."""
+    pool = {t: 2 for t in TILES}
+    rows = []
+    for _ in range(1 if rng.random() < 0.3 else 2):
+        row = []
+        for _ in range(int(rng.integers(2, 13))):
+            t = TILES[int(rng.integers(len(TILES)))]
+            if pool[t]:
+                pool[t] -= 1
+                row.append(t)
+        if row:
+            rows.append(row)
+    return rows or [["J"]]
+
+
+def _edition(rng: np.random.Generator, exclude: tuple[str, ...]) -> Edition:
+    """A modern named edition (not excluded) six times in ten, else a random one."""
+    names = [n for n in EDITIONS if n.startswith("modern") and n not in exclude]
+    if names and rng.random() < 0.6:
+        return named_edition(names[int(rng.integers(len(names)))], rng)
+    return Edition.random(rng, exclude=exclude)
+
+
+def render_scene(edition: str | Edition, seed: int = 0, kind: str = "table"
+                 ) -> tuple[np.ndarray, Labels]:
+    """A random scene of ``kind`` (``"table"``, ``"rack"`` or ``"closeup"``) with the tiles of
+    ``edition`` (a name from :func:`vision.synth.editions`, or an :class:`Edition`):
+    ``(bgr_image, labels)`` as :func:`vision.synth.render_table` gives them."""
+    rng = np.random.default_rng(seed)
+    ed = named_edition(edition, rng) if isinstance(edition, str) else edition
+    if kind == "table":
+        return render_table(random_table(rng, max_melds=8), int(rng.integers(1 << 31)),
+                            edition=ed, upside_down=0.2)
+    if kind == "rack":
+        return render_rack(random_rack(rng), int(rng.integers(1 << 31)), edition=ed)
+    if kind == "closeup":
+        row = random_rack(rng)[0]
+        return render_closeup(row, int(rng.integers(1 << 31)), edition=ed)
+    raise ValueError(f"unknown scene kind {kind!r}; kinds: {', '.join(KINDS)}")
+
+
+def random_scene(seed: int, size: tuple[int, int] | None = None, *,
+                 exclude: tuple[str, ...] = ()) -> tuple[np.ndarray, Labels]:
+    """A random synthetic photo for training: mostly a random table (sometimes with a rack
+    at its edge, sometimes only a few loose tiles, rarely none), a random edition, camera and
+    light; a fifth are phone photos of a rack and a tenth close-ups, mostly of the modern
+    editions. ``exclude``: named editions kept out (neither drawn nor their fonts used)."""
+    mix = np.random.default_rng([seed, 10]).random()
+    if mix < RACK_SHARE + CLOSEUP_SHARE:
+        rng = np.random.default_rng([seed, 11])
+        ed = _edition(rng, exclude)
+        if mix < RACK_SHARE:
+            return render_rack(random_rack(rng), int(rng.integers(1 << 31)), size=size,
+                               edition=ed)
+        return render_closeup(random_rack(rng)[0], int(rng.integers(1 << 31)), size=size,
+                              edition=ed)
+    rng = np.random.default_rng(seed)
+    if size is None:
+        size = [(1000, 750), (750, 1000), (1024, 768), (800, 800), (1200, 900)][int(rng.integers(5))]
+    r = rng.random()
+    if r < 0.04:
+        melds = []
+    elif r < 0.2:
+        melds = [[TILES[int(rng.integers(len(TILES)))]] for _ in range(int(rng.integers(1, 6)))]
+    else:
+        melds = random_table(rng)
+    rack = None
+    if rng.random() < 0.25:
+        rack = [TILES[int(rng.integers(len(TILES)))] for _ in range(int(rng.integers(3, 12)))]
+    tile_width = float(np.exp(rng.uniform(np.log(35), np.log(140)))) if rng.random() < 0.5 else None
+    return render_table(melds, seed=int(rng.integers(1 << 31)), size=size, rack=rack,
+                        tile_width=tile_width, upside_down=0.3, exclude=exclude)
