@@ -74,21 +74,28 @@ def speed_images(seed: int) -> dict:
     return {"table 1000x750, 50 tiles": table, "rack 4032x3024, 14 tiles": rack}
 
 
-def speed(reader, images: dict, runs: int) -> dict:
-    """Median ms of the finder (``detect_ms``) and of the whole read, per image."""
-    out = {}
-    for name, img in images.items():
-        for _ in range(3):
-            reader.read(img)
-        det, total = [], []
+def speed(readers: dict, images: dict, runs: int) -> dict:
+    """Median ms of each finder (``detect_ms``) and of the whole read, per image, and the
+    process's CPU time per read (all threads). The readers take turns run by run, so a
+    machine busy with other work slows them alike."""
+    out: dict = {name: {} for name in readers}
+    for img_name, img in images.items():
+        for reader in readers.values():
+            for _ in range(3):
+                reader.read(img)
+        rec = {name: ([], [], []) for name in readers}
         for _ in range(runs):
-            t0 = time.perf_counter()
-            reading = reader.read(img)
-            total.append((time.perf_counter() - t0) * 1000)
-            det.append(reading.timings.get("detect_ms", float("nan")))
-        out[name] = {"finder_ms": round(float(np.median(det)), 1),
-                     "read_ms": round(float(np.median(total)), 1),
-                     "tiles_read": len(reading.tiles)}
+            for name, reader in readers.items():
+                t0, c0 = time.perf_counter(), time.process_time()
+                reading = reader.read(img)
+                rec[name][0].append((time.perf_counter() - t0) * 1000)
+                rec[name][1].append((time.process_time() - c0) * 1000)
+                rec[name][2].append(reading.timings.get("detect_ms", float("nan")))
+                out[name][img_name] = {"tiles_read": len(reading.tiles)}
+        for name, (total, cpu, det) in rec.items():
+            out[name][img_name].update({"finder_ms": round(float(np.median(det)), 1),
+                                        "read_ms": round(float(np.median(total)), 1),
+                                        "read_cpu_ms": round(float(np.median(cpu)), 1)})
     return out
 
 
@@ -107,7 +114,7 @@ def main(argv=None) -> int:
     p.add_argument("--editions", type=int, default=20)
     p.add_argument("--racks", type=int, default=20)
     p.add_argument("--no-valid", action="store_true")
-    p.add_argument("--runs", type=int, default=10)
+    p.add_argument("--runs", type=int, default=10, help="timed runs (0: no timing)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--only", choices=("today", "yolo"), default=None)
@@ -123,7 +130,9 @@ def main(argv=None) -> int:
     if args.only:
         finders = {args.only: finders[args.only]}
     _, synthetic_editions = _bench_table()
-    results: dict = {}
+    readers = {name: Reader(args.models, threads=args.threads, finder=make())
+               for name, make in finders.items()}
+    results: dict = {name: {} for name in readers}
     with tempfile.TemporaryDirectory() as tmp:
         sets = {}
         if not args.no_valid:
@@ -134,29 +143,29 @@ def main(argv=None) -> int:
         if args.racks:
             sets[f"{args.racks} synthetic racks (seed {args.seed})"] = synthetic_racks(
                 args.racks, args.seed, Path(tmp) / "racks")
-        images = speed_images(args.seed)
-        for name, finder in finders.items():
-            reader = Reader(args.models, threads=args.threads, finder=finder())
-            results[name] = {s: _short(evaluate(folder, reader, progress=False))
-                             for s, folder in sets.items()}
-            results[name]["speed"] = speed(reader, images, args.runs)
-            print(json.dumps({name: results[name]}), flush=True)
-    print("| set | finder | tile P | tile R | tile F1 | finding P / R | exact images |")
-    print("|---|---|---|---|---|---|---|")
-    for s in next(iter(results.values())):
-        if s == "speed":
-            continue
+        for name, reader in readers.items():
+            for s, folder in sets.items():
+                results[name][s] = _short(evaluate(folder, reader, progress=False))
+                print(json.dumps({name: {s: results[name][s]}}), flush=True)
+    if sets:
+        print("| set | finder | tile P | tile R | tile F1 | finding P / R | exact images |")
+        print("|---|---|---|---|---|---|---|")
+    for s in sets:
         for name, res in results.items():
             r = res[s]
             print(f"| {s} ({r['tiles_labelled']} tiles) | {name} | {r['precision']:.3f} | "
                   f"{r['recall']:.3f} | **{r['f1']:.3f}** | {r['detection_precision']:.3f} / "
                   f"{r['detection_recall']:.3f} | {r['exact_images']}/{r['images']} |")
-    print(f"\n| photo | finder | finder ms | whole read ms | tiles read |  "
-          f"(median of {args.runs}, {args.threads} threads)")
-    print("|---|---|---|---|---|")
-    for name, res in results.items():
-        for img, sp in res["speed"].items():
-            print(f"| {img} | {name} | {sp['finder_ms']} | {sp['read_ms']} | {sp['tiles_read']} |")
+    if args.runs:
+        sp = speed(readers, speed_images(args.seed), args.runs)
+        print(json.dumps({"speed": sp}), flush=True)
+        print(f"\n| photo | finder | finder ms | whole read ms | read CPU ms | tiles read |  "
+              f"(median of {args.runs}, {args.threads} threads)")
+        print("|---|---|---|---|---|---|")
+        for name, res in sp.items():
+            for img, v in res.items():
+                print(f"| {img} | {name} | {v['finder_ms']} | {v['read_ms']} | "
+                      f"{v['read_cpu_ms']} | {v['tiles_read']} |")
     return 0
 
 
