@@ -28,7 +28,6 @@ def prepare(home: str | os.PathLike, threads: int = 2) -> Path:
     (home / "Ultralytics").mkdir(parents=True, exist_ok=True)
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "0"
-    os.environ["YOLO_VERBOSE"] = os.environ.get("YOLO_VERBOSE", "0")
     os.environ["YOLO_CONFIG_DIR"] = str(home)
     os.environ["MPLCONFIGDIR"] = str(home / "matplotlib")
     os.environ["XDG_CACHE_HOME"] = str(home / "cache")

@@ -44,24 +44,39 @@ def train(data_yaml: str | Path, out: str | Path, *, hours: float | None = 0.7,
     kwargs = dict(data=str(Path(data_yaml).resolve()), imgsz=imgsz, epochs=epochs, batch=batch,
                   workers=workers, device="cpu", single_cls=True, pretrained=False, amp=False,
                   plots=False, seed=seed, deterministic=False, project=str(home / "runs"),
-                  name="tile-finder", exist_ok=True, fraction=fraction, verbose=False,
+                  name="tile-finder", exist_ok=True, fraction=fraction,
                   # tiles lie at any angle; a mirrored tile is still a tile
                   degrees=30.0, fliplr=0.5, flipud=0.5, patience=1000)
     if hours:
         kwargs["time"] = hours
     model.train(**kwargs)
-    seconds = time.time() - t0
-    run = Path(model.trainer.save_dir)
-    last = run / "weights" / "last.pt"
-    metrics = _last_metrics(run / "results.csv")
-    onnx = YOLO(str(last), task="obb").export(format="onnx", imgsz=imgsz, dynamic=False,
-                                               simplify=False, opset=17, device="cpu")
+    card = {"batch": batch, "threads": threads, "seed": seed, "data": str(data_yaml)}
+    return export(Path(model.trainer.save_dir) / "weights" / "last.pt", out, imgsz=imgsz,
+                  train_seconds=time.time() - t0, command=command, **card)
+
+
+def export(weights: str | Path, out: str | Path, *, imgsz: int = IMGSZ,
+           home: str | Path | None = None, **card) -> dict:
+    """``weights`` (an ultralytics ``.pt``) to ``out/tile-finder-yolo.onnx`` and its JSON card
+    (the run's last validation figures, from ``results.csv`` beside the weights)."""
+    if home is not None:
+        from .yolo_setup import prepare
+
+        prepare(home)
+    from ultralytics import YOLO
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    weights = Path(weights)
+    metrics = _last_metrics(weights.parent.parent / "results.csv")
+    onnx = YOLO(str(weights), task="obb").export(format="onnx", imgsz=imgsz, dynamic=False,
+                                                  simplify=False, opset=17, device="cpu")
     shutil.copyfile(onnx, out / ONNX_NAME)
+    if "train_seconds" in card:
+        card["train_seconds"] = round(card["train_seconds"], 1)
     card = {"kind": "tile-finder-yolo", "model": MODEL_YAML, "imgsz": imgsz,
-            "classes": ["tile"], "weights": "last epoch (no selection on any photo)",
-            "train_seconds": round(seconds, 1), "epochs_run": metrics.get("epoch"),
-            "batch": batch, "threads": threads, "seed": seed, "data": str(data_yaml),
-            "last_val_metrics": metrics, "command": command}
+            "classes": ["tile"], "weights": f"{weights.name} (no selection on any photo)",
+            "epochs_run": metrics.get("epoch"), "last_val_metrics": metrics, **card}
     (out / (ONNX_NAME.replace(".onnx", ".json"))).write_text(json.dumps(card, indent=2) + "\n")
     return card
 
@@ -80,7 +95,9 @@ def _last_metrics(csv_path: Path) -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.yolo_train",
                                 description=__doc__.split("\n")[0])
-    p.add_argument("data", help="data.yaml written by python -m vision.obb_export")
+    p.add_argument("data", nargs="?", help="data.yaml written by python -m vision.obb_export")
+    p.add_argument("--export", metavar="WEIGHTS", default=None,
+                   help="only export these ultralytics weights (.pt) to ONNX")
     p.add_argument("--out", default="/tmp/yolo/model", help="where the ONNX model goes")
     p.add_argument("--hours", type=float, default=0.7, help="wall-time budget (0: use --epochs)")
     p.add_argument("--epochs", type=int, default=100)
@@ -93,6 +110,12 @@ def main(argv=None) -> int:
     p.add_argument("--home", default="/tmp/yolo/home", help="ultralytics settings and runs")
     args = p.parse_args(argv)
     command = "python -m vision.yolo_train " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.export:
+        print(json.dumps(export(args.export, args.out, imgsz=args.imgsz, home=args.home,
+                                command=command), indent=2))
+        return 0
+    if not args.data:
+        p.error("give the data.yaml to train on, or --export WEIGHTS")
     card = train(args.data, args.out, hours=args.hours or None, epochs=args.epochs,
                  imgsz=args.imgsz, batch=args.batch, workers=args.workers, threads=args.threads,
                  seed=args.seed, home=args.home, fraction=args.fraction, command=command)
