@@ -3,6 +3,9 @@
     python bench/vision.py                      # latency on a 1000x750 photo of 50 tiles
     python bench/vision.py --valid              # + rummiref evaluate on the shared valid photos
     python bench/vision.py --editions 40        # + 40 synthetic photos of other editions
+    python bench/vision.py --yolo M.onnx        # the same with a YOLO-OBB finder (vision.yolo_finder)
+
+Both finders side by side, with synthetic racks: ``bench/finders.py``.
 
 Latency: ``Reader.read`` on an image already in memory (decoding and model load excluded),
 median and 90th percentile over ``--runs`` runs after 3 warm-up runs, with ``--threads``
@@ -118,6 +121,7 @@ def main(argv=None) -> int:
     p.add_argument("--valid", action="store_true", help="evaluate the shared valid photos")
     p.add_argument("--editions", type=int, default=0,
                    help="evaluate this many synthetic photos of other tile editions")
+    p.add_argument("--yolo", default=None, help="use this YOLO-OBB finder (ONNX) instead")
     p.add_argument("--json", action="store_true")
     p.add_argument("--without", choices=["six-nine"], default=None,
                    help="turn a step of the reader off, to measure what it brings "
@@ -134,7 +138,12 @@ def main(argv=None) -> int:
 
     rss0 = peak_rss_mb()
     t0 = time.perf_counter()
-    reader = Reader(args.models, threads=args.threads)
+    finder = None
+    if args.yolo:
+        from vision.yolo_finder import YoloFinder
+
+        finder = YoloFinder(args.yolo, threads=args.threads)
+    reader = Reader(args.models, threads=args.threads, finder=finder)
     load_ms = (time.perf_counter() - t0) * 1000
     out = {"threads": args.threads, "model_load_ms": round(load_ms, 1)}
     out["latency"] = latency(reader, args.runs, args.seed)

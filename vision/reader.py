@@ -81,7 +81,9 @@ class Reader:
     ``threads``: ONNX Runtime threads per model (default 2). ``detect_threshold``: the finder's
     heat threshold. ``min_tile_prob``: detections whose best tile reading is below the
     "not a tile" probability or this value are dropped. ``rules``: referee rules preset for
-    the sanity checks (default: the referee's default).
+    the sanity checks (default: the referee's default). ``finder``: another tile finder,
+    any object whose ``detect(bgr_image)`` answers like :meth:`detect` (for example
+    :class:`vision.yolo_finder.YoloFinder`); ``det_sizes`` then go unused.
     """
 
     def __init__(self, models: str | os.PathLike | None = None, *, threads: int = 2,
@@ -89,7 +91,7 @@ class Reader:
                  uncertain_below: float = 0.75, rules=None,
                  det_sizes: tuple[int, ...] = DET_SIZES,
                  second_look_turns: tuple[float, ...] = SECOND_LOOK_TURNS,
-                 second_look_below: float = SECOND_LOOK_BELOW):
+                 second_look_below: float = SECOND_LOOK_BELOW, finder=None):
         import onnxruntime as ort
 
         self.models = models_dir(models)
@@ -111,11 +113,14 @@ class Reader:
         self.rules = rules
         self.second_look_turns = tuple(second_look_turns)
         self.second_look_below = second_look_below
+        self.other_finder = finder
 
     # ------------------------------------------------------------------
     def detect(self, img: np.ndarray) -> list[dict]:
         """Tiles the finder finds, at each of ``det_sizes`` (longer image side, pixels);
         a tile found at several sizes is kept once (its best find)."""
+        if self.other_finder is not None:
+            return self.other_finder.detect(img)
         dets: list[dict] = []
         for size in self.det_sizes:
             x, scale = detector_input(img, size)
