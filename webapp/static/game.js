@@ -592,11 +592,14 @@
     return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
   }
 
-  function buzz(kind, pattern) {
+  /* Vibrate (where the phone can), once per turn, and sound the alarm (webapp/static/alarm.js)
+     when the moment is now (`sound`), not when a page opens on a turn whose time ran out earlier. */
+  function buzz(kind, pattern, sound) {
     const key = kind + "|" + timer.player + "|" + timer.turn + "|" + timer.started_at;
     if (buzzed.includes(key)) return;
     buzzed = (buzzed + "\n" + key).slice(-400);
     if (navigator.vibrate) { try { navigator.vibrate(pattern); } catch (e) { /* not allowed */ } }
+    if (sound) RRAlarm[kind]();
   }
 
   function drawTimer() {
@@ -605,9 +608,9 @@
     const since = running ? (Date.now() - timerAt) / 1000 : 0;
     $("timer-player").textContent = timer.player || "";
     timerBox.dataset.state = timer.state;
-    let warn = false, expired = false;
+    let warn = false, expired = false, left = null;
     if (timer.limit) {
-      const left = (timer.remaining === null || timer.remaining === undefined ? timer.limit : timer.remaining) - since;
+      left = (timer.remaining === null || timer.remaining === undefined ? timer.limit : timer.remaining) - since;
       expired = timer.state !== "idle" && left <= 0;
       warn = running && !expired && timer.warning !== null && left <= timer.warning;
       $("timer-clock").textContent = fmt(left);
@@ -627,10 +630,10 @@
       pen.replaceChildren(...tx("Time is up for %(name)s. Penalty: %(penalty)s",
         { name: el("bdi", {}, timer.player), penalty }));
       pen.hidden = false;
-      buzz("expired", [400, 150, 400, 150, 400]);
+      buzz("expired", [400, 150, 400, 150, 400], running && left > -3);
     } else {
       pen.hidden = true;
-      if (warn) buzz("warn", [200, 100, 200]);
+      if (warn) buzz("warn", [200, 100, 200], left > timer.warning - 3);
     }
   }
 
