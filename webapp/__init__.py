@@ -1,6 +1,7 @@
 """rummiref's phone scoresheet: a Flask app (``create_app``) with a JSON API under ``/api``
 (``webapp.api``), the phone pages (``webapp.pages``), the live referee (``webapp.live``),
-server-sent events (``webapp.events``) and an SQLAlchemy database with Alembic migrations
+server-sent events (``webapp.events``), what installs the pages as an app and keeps them
+offline (``webapp.install``) and an SQLAlchemy database with Alembic migrations
 (``webapp.db``, ``webapp.models``).
 
 Configuration (``create_app(test_config)`` keys, or the environment):
@@ -89,7 +90,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     """Build the scoresheet app. ``test_config`` overrides any setting (see the module doc)."""
     from flask import Flask
 
-    from . import api, db, events, headers, i18n, live, migrate, pages, ratelimit
+    from . import api, db, events, headers, i18n, install, live, migrate, pages, ratelimit
 
     test_config = dict(test_config or {})
     instance = Path(test_config.pop("INSTANCE_PATH", None) or default_instance_path())
@@ -143,4 +144,5 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     live.init_app(app, pages=app.config.get("PAGES", True))
     if app.config.get("PAGES", True):  # False: the JSON API only
         app.register_blueprint(pages.bp)
+        install.init_app(app)  # the manifest, icons and service worker of the pages
     return app

@@ -255,6 +255,15 @@ const RR = (() => {
     });
   }
 
+  /* The service worker (webapp/static/sw.js) keeps the pages for when the Wi-Fi drops. Browsers
+     offer it only in a secure context (HTTPS, or this computer itself); elsewhere the pages
+     work as before, and rounds entered without a connection still wait on this phone. */
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    window.addEventListener("load", () => {
+      navigator.serviceWorker.register("/sw.js").catch(() => { /* private mode, or refused */ });
+    });
+  }
+
   return { getToken, setToken, forgetGame, myGames, device, setDevice, randomKey, api, ApiError, el,
            showError, copyText, readTarget, wireTarget, confirm: confirmBox, t, tn, tx, when,
            localTimes, lang };

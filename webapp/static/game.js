@@ -40,7 +40,7 @@
 
   function onGame() {
     if (!game) return;
-    $("next-round-no").textContent = String(game.next_round);
+    $("next-round-no").textContent = String(game.next_round + waitingRounds());
     if (game.timer) setTimer(game.timer);
     const players = game.players.map((p) => p.name);
     if (isOwner) RR.setToken(gameId, token, players);
@@ -83,7 +83,7 @@
   // --- the sheet: refetched whenever the game changes -------------------------------------------
   // `wanted` is the newest game version an event announced; the sheet carries the version it
   // shows. A refresh that fails (Wi-Fi gone for a moment) tries again until they match.
-  let sheetBusy = false, sheetAgain = false, wanted = 0, retryTimer = null;
+  let sheetBusy = false, sheetAgain = false, wanted = 0, retryTimer = null, sheetLoaded = false;
 
   function shownVersion() {
     const s = $("sheet");
@@ -115,6 +115,7 @@
           if (d) d.open = true;
         }
         old.replaceWith(adopted);
+        sheetLoaded = true;
         const winner = doc.getElementById("winner-slot");
         if (winner && $("winner-slot")) $("winner-slot").replaceWith(document.adoptNode(winner));
         if (shownVersion() < wanted) sheetAgain = true;  // an older copy raced a newer event
@@ -140,6 +141,8 @@
     source.onerror = () => {
       if (deleted) return;
       setLive("down", t("reconnecting…"));
+      // Opened without a connection (the page from this phone's copy): show the last sheet it kept.
+      if (!sheetLoaded) refreshSheet();
       checkGone();
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
     };
@@ -206,7 +209,6 @@
   const entryBox = $("entry");
   const entryError = $("entry-error");
   const saveBtn = $("entry-save");
-  const PENDING = "rummiref:pending:" + gameId;
   let entry = null;  // {mode, number, winner (undefined: not chosen; null: nobody), racks, key}
   let previewOk = true;
 
@@ -217,7 +219,7 @@
   function openEntry(mode, round) {
     if (!game) return;
     const names = playerNames();
-    entry = { mode, number: round ? round.number : game.next_round, winner: undefined, racks: {},
+    entry = { mode, number: round ? round.number : game.next_round + waitingRounds(), winner: undefined, racks: {},
               key: RR.randomKey(), active: null, version: round ? round.version : null };
     for (const p of names) entry.racks[p] = { points: "", tiles: [], value: null, problem: "" };
     if (round) {
@@ -473,9 +475,37 @@
     }
   }
 
-  function savePending(req) { try { localStorage.setItem(PENDING, JSON.stringify(req)); } catch (e) { /* full */ } }
-  function dropPending() { try { localStorage.removeItem(PENDING); } catch (e) { /* ignore */ } $("pending").hidden = true; }
-  function pending() { try { return JSON.parse(localStorage.getItem(PENDING) || "null"); } catch (e) { return null; } }
+  // --- rounds waiting for the connection (webapp/static/outbox.js) ---------------------------------
+  const outbox = RROutbox.open(gameId, (req) => api(req.method, req.path,
+    { body: req.body, token, idempotencyKey: req.key, version: req.version }));
+  let syncTimer = null;
+
+  /* New rounds this phone has entered that the server has not confirmed yet. */
+  function waitingRounds() { return outbox.list().filter((r) => r.method === "POST").length; }
+
+  function showOutbox(refused) {
+    const n = isOwner ? outbox.size() : 0;
+    $("pending").hidden = n === 0;
+    $("pending-text").textContent = tn(
+      "%(n)s round is waiting for the connection: it is sent by itself when the Wi-Fi is back, and counts once.",
+      "%(n)s rounds are waiting for the connection: they are sent by themselves when the Wi-Fi is back, and count once.", n);
+    if (refused && refused.length) {
+      showError($("outbox-error"), refused.map((x) => t("A round entered without a connection was not saved: %(why)s",
+        { why: x.error.message })).join(" "));
+    }
+    if (game) $("next-round-no").textContent = String(game.next_round + waitingRounds());
+  }
+
+  /* Send what waits; again every few seconds while something is left (and at once when the
+     browser says the connection is back). */
+  async function syncOutbox() {
+    clearTimeout(syncTimer);
+    if (!isOwner || !outbox.size()) { showOutbox(); return; }
+    const out = await outbox.flush();
+    showOutbox(out.refused);
+    if (out.sent || out.refused.length) await Promise.all([refreshSheet(), loadGame()]);
+    if (out.left) syncTimer = setTimeout(syncOutbox, 5000);
+  }
 
   /* Only the player who went out ends with an empty rack: a loser's 0 is asked about. */
   async function zeroRacksConfirmed() {
@@ -512,20 +542,34 @@
       ? { method: "PUT", path: apiBase + "/rounds/" + entry.number, body: roundBody(), key: null,
           version: entry.version }
       : { method: "POST", path: apiBase + "/rounds", body: roundBody(), key: entry.key };
-    savePending(req);
+    showError($("outbox-error"), "");
+    // Behind rounds that already wait, or with no connection at all: it waits with them, in order.
+    const queued = outbox.size() > 0 || navigator.onLine === false;
+    const item = outbox.add(req);
+    if (queued) {
+      closeEntry();
+      showOutbox();
+      syncOutbox();
+      return;
+    }
     saveBtn.disabled = true;
     const label = saveBtn.textContent;
     saveBtn.textContent = t("Saving…");
     try {
       await send(req, (n) => { saveBtn.textContent = t("Saving… (try %(n)s)", { n: n + 1 }); });
-      dropPending();
+      outbox.remove(item.id);
       closeEntry();
       await Promise.all([refreshSheet(), loadGame()]);
     } catch (e) {
-      if (e.status !== 0 && !(e.status >= 500)) dropPending();  // rejected: nothing changed, fix and retry
-      showError(entryError, e.status === 0
-        ? t("Not saved yet: no connection. Tap Save again when the Wi-Fi is back (it will count once).")
-        : e.message);
+      if (e.status === 0 || e.status >= 500) {
+        // No answer: the round waits on this phone and is sent when the connection is back.
+        closeEntry();
+        showOutbox();
+        syncTimer = setTimeout(syncOutbox, 5000);
+        return;
+      }
+      outbox.remove(item.id);  // refused: nothing changed, fix and save again
+      showError(entryError, e.message);
       saveBtn.disabled = false;
       // Changed on another phone meanwhile: show what the round is now (the form stays open
       // with this phone's entry; Cancel and Edit again to start from the new round).
@@ -538,19 +582,18 @@
   $("entry-cancel").addEventListener("click", closeEntry);
   $("new-round").addEventListener("click", () => openEntry("add", null));
 
-  $("pending-retry").addEventListener("click", async () => {
-    const req = pending();
-    if (!req) { dropPending(); return; }
-    try {
-      await send(req);
-      dropPending();
-      refreshSheet(); loadGame();
-    } catch (e) {
-      if (e.status !== 0 && !(e.status >= 500)) { dropPending(); alert(e.message); }
-    }
+  $("pending-retry").addEventListener("click", syncOutbox);
+  $("pending-drop").addEventListener("click", async () => {
+    const n = outbox.size();
+    const sure = await RR.confirm({
+      title: tn("Discard the round that was not sent?", "Discard the %(n)s rounds that were not sent?", n),
+      message: t("They are only on this phone; the other phones never saw them."),
+      ok: t("Discard"), cancel: t("Keep them"), danger: true });
+    if (!sure) return;
+    outbox.clear();
+    showOutbox();
   });
-  $("pending-drop").addEventListener("click", dropPending);
-  if (isOwner && pending()) $("pending").hidden = false;
+  window.addEventListener("online", syncOutbox);
 
   // Edit and undo buttons live in the sheet, which is replaced on every update.
   document.addEventListener("click", async (ev) => {
@@ -592,11 +635,14 @@
     return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
   }
 
-  function buzz(kind, pattern) {
+  /* Vibrate (where the phone can), once per turn, and sound the alarm (webapp/static/alarm.js)
+     when the moment is now (`sound`), not when a page opens on a turn whose time ran out earlier. */
+  function buzz(kind, pattern, sound) {
     const key = kind + "|" + timer.player + "|" + timer.turn + "|" + timer.started_at;
     if (buzzed.includes(key)) return;
     buzzed = (buzzed + "\n" + key).slice(-400);
     if (navigator.vibrate) { try { navigator.vibrate(pattern); } catch (e) { /* not allowed */ } }
+    if (sound) RRAlarm[kind]();
   }
 
   function drawTimer() {
@@ -605,9 +651,9 @@
     const since = running ? (Date.now() - timerAt) / 1000 : 0;
     $("timer-player").textContent = timer.player || "";
     timerBox.dataset.state = timer.state;
-    let warn = false, expired = false;
+    let warn = false, expired = false, left = null;
     if (timer.limit) {
-      const left = (timer.remaining === null || timer.remaining === undefined ? timer.limit : timer.remaining) - since;
+      left = (timer.remaining === null || timer.remaining === undefined ? timer.limit : timer.remaining) - since;
       expired = timer.state !== "idle" && left <= 0;
       warn = running && !expired && timer.warning !== null && left <= timer.warning;
       $("timer-clock").textContent = fmt(left);
@@ -627,10 +673,10 @@
       pen.replaceChildren(...tx("Time is up for %(name)s. Penalty: %(penalty)s",
         { name: el("bdi", {}, timer.player), penalty }));
       pen.hidden = false;
-      buzz("expired", [400, 150, 400, 150, 400]);
+      buzz("expired", [400, 150, 400, 150, 400], running && left > -3);
     } else {
       pen.hidden = true;
-      if (warn) buzz("warn", [200, 100, 200]);
+      if (warn) buzz("warn", [200, 100, 200], left > timer.warning - 3);
     }
   }
 
@@ -799,6 +845,6 @@
   });
 
   // --- start ----------------------------------------------------------------------------------------
-  loadGame();
+  loadGame().then(syncOutbox);
   connect();
 })();

@@ -1,4 +1,5 @@
-"""The table's turn timer: shared by every phone, warns before the end, shows the penalty."""
+"""The table's turn timer: shared by every phone, warns before the end, shows the penalty, and
+sounds its alarm at 0:00 (Web Audio: an iPhone cannot vibrate)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,22 @@ RECORD_VIBRATION = """
   Object.defineProperty(Navigator.prototype, 'vibrate', {configurable: true,
     value: function (pattern) { window.__vibrations.push(pattern); return true; }});
 """
+
+# A spy on the real Web Audio API: every oscillator started, its pitch and whether its audio
+# context was running (a suspended one plays nothing).
+RECORD_TONES = """
+  window.__tones = [];
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) {
+    window.__tones.push({hz: this.frequency.value, state: this.context.state});
+    return start.apply(this, args);
+  };
+"""
+LANDSCAPE = {"viewport": {"width": 844, "height": 390}}
+
+
+def _tones(page, hz):
+    return [t for t in page.evaluate("window.__tones") if t["hz"] == hz]
 
 
 def test_timer_warns_then_shows_the_penalty_on_every_phone(server, phones):
@@ -64,3 +81,30 @@ def test_preset_without_timer_counts_up(server, phones):
     page.click("#timer-face")
     expect(page.locator("#timer")).to_have_attribute("data-state", "running")
     expect(page.locator("#timer")).not_to_have_class("card timer warn")
+
+
+def test_the_alarm_sounds_at_zero_on_a_phone_that_cannot_vibrate(server, phones):
+    for shape, options in (("portrait", {}), ("landscape", LANDSCAPE)):
+        phone = phones(shape, **options)
+        page = phone.page
+        # An iPhone: no navigator.vibrate at all.
+        page.add_init_script("delete Navigator.prototype.vibrate;" + RECORD_TONES)
+        page.clock.install()
+        create_game(page, server.url, ["Ann", "Ben"], preset="sabra")
+        page.click("#timer-face")  # the tap that starts the turn also lets the page play sound
+        expect(page.locator("#timer")).to_have_attribute("data-state", "running")
+        page.clock.fast_forward("00:50")
+        expect(page.locator("#timer")).to_have_class("card timer warn")
+        assert len(_tones(page, 660)) == 1  # one short beep: the last ten seconds
+        assert _tones(page, 880) == []      # no alarm before 0:00
+        page.clock.fast_forward("00:09")
+        expect(page.locator("#timer-clock")).to_have_text("0:01")
+        assert _tones(page, 880) == []
+        page.clock.fast_forward("00:01")
+        expect(page.locator("#timer")).to_have_class("card timer expired")
+        alarm = _tones(page, 880)
+        assert len(alarm) == 3 and all(t["state"] == "running" for t in alarm), alarm
+        phone.shot("alarm", full_page=False)
+        # Once per turn: the clock standing at 0:00 does not ring again and again.
+        page.clock.fast_forward("00:05")
+        assert len(_tones(page, 880)) == 3
