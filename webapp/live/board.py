@@ -38,8 +38,24 @@ def board(reading: Reading, image: Optional[str], *, added=(), meld_ok=(),
     w, h = reading.image_size
     outlined = bool(tiles) and all(t["corners"] for t in tiles) and w > 0 and h > 0
     return {"image": image if outlined else None, "size": [int(w), int(h)] if outlined else None,
+            "view": _view(tiles, int(w), int(h)) if outlined else None,
             "melds": melds, "tiles": tiles, "turn": turn, "side": side,
             "rows": [[tiles[i] for i in m] for m in melds]}
+
+
+def _view(tiles: list[dict], width: int, height: int) -> list[float]:
+    """The part of the picture worth showing: the tiles, with a tile and a half of table
+    around them (a camera sees more table than tiles; the rest of the picture still fills
+    the screen around it)."""
+    xs = [x for t in tiles for x, _ in t["corners"]]
+    ys = [y for t in tiles for _, y in t["corners"]]
+    sizes = sorted(max(max(x for x, _ in t["corners"]) - min(x for x, _ in t["corners"]),
+                       max(y for _, y in t["corners"]) - min(y for _, y in t["corners"]))
+                   for t in tiles)
+    pad = 1.5 * sizes[len(sizes) // 2]
+    x0, y0 = max(0.0, min(xs) - pad), max(0.0, min(ys) - pad)
+    x1, y1 = min(float(width), max(xs) + pad), min(float(height), max(ys) + pad)
+    return [round(x0, 1), round(y0, 1), round(max(x1 - x0, 1.0), 1), round(max(y1 - y0, 1.0), 1)]
 
 
 def _added_indices(reading: Reading, melds: list[list[int]], added) -> set[int]:
