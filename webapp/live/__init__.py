@@ -20,11 +20,13 @@ JSON under ``/api/games/<id>/live`` (:mod:`.routes`; changes need the game's edi
 ``GET  .../live/turns``              the turn log
 ``GET  .../live/turns/<n>``          one turn, with the dispute view's data
 ``POST .../live/turns/<n>/correct``  fix a misread tile {side, index, tile}; every turn judged again
+``POST .../live/turns/<n>/declare``  what a meld's jokers stand for {side, meld, tiles}; judged again
 ``GET  .../live/snapshots/<id>.jpg`` the picture; ``?annotated=1`` drawn by ``vision.annotate``
 ``POST .../live/rack-photo``         (phone) a photo of a rack -> its tiles and their value
 
 Pages (:mod:`.pages`): ``/games/<id>/live``, ``/games/<id>/live/log`` and
-``/games/<id>/live/turns/<n>``.
+``/games/<id>/live/turns/<n>``; ``/games/<id>/live/panel`` is the live page's verdict and
+picture alone, which the page fetches again when something changes.
 """
 
 from __future__ import annotations

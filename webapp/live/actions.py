@@ -1,6 +1,6 @@
 """What people and the watcher do besides sending snapshots: the watcher reports its state; on
-the live pages people end a turn, say whose turn it is, start a new round, and correct a
-misread tile (the log judges every turn again). Each function runs inside a write on the
+the live pages people end a turn, say whose turn it is, start a new round, correct a misread
+tile and declare what an ambiguous joker stands for (the log judges every turn again). Each function runs inside a write on the
 locked game and tells the phones through the game's change feed."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+import referee
 from vision.reading import Reading, ReadingError
 
 from .. import service
@@ -96,6 +97,58 @@ def correct(db: Session, game: Game, number: int, body: Any, actor: str) -> dict
     service.record_change(db, game, "live-fix", {"turn": tj, "correction": done,
                                                  "recomputed": recomputed, "actor": actor})
     return {"turn": tj, "correction": done, "recomputed": recomputed}
+
+
+def declare(db: Session, game: Game, number: int, body: Any, actor: str) -> dict:
+    """Declare what the jokers of a meld of turn ``number``'s table stand for (``{"side":
+    "after"|"before", "meld": <meld number from 0>, "tiles": "B1 O1"}``, the tiles in the order
+    the jokers lie; ``"tiles": null`` takes the declaration back): the log judges every turn
+    again, and the declaration is kept with the turn. A declaration no reading of the meld
+    allows is refused (the rules text 001 asks two jokers in a set to be declared, not any
+    tiles a player names)."""
+    s, log, turn, row = find_turn(db, game, number)
+    if not isinstance(body, dict):
+        raise Invalid('send {"side": "after", "meld": <meld number>, "tiles": "B1 O1"}')
+    side = body.get("side", "after")
+    if side not in ("before", "after"):
+        raise Invalid('side is "before" or "after"', field="side")
+    entry = turn.entry if side == "after" else turn.before_entry
+    table = turn.after if side == "after" else turn.before
+    if entry is None:
+        raise Invalid(f"turn {number} has no table {side} it", field="side")
+    meld = body.get("meld")
+    if not isinstance(meld, int) or isinstance(meld, bool) or not 0 <= meld < len(table):
+        raise Invalid(f"meld is a meld number from 0 to {len(table) - 1}", field="meld")
+    tiles = body.get("tiles")
+    if tiles is not None and not isinstance(tiles, str):
+        raise Invalid('tiles is what the jokers stand for, in the order they lie ("B1 O1"), '
+                      'or null to take the declaration back', field="tiles")
+    if tiles is not None:
+        try:
+            fits = referee.meld_readings(table[meld], log.rules, jokers=tiles)
+        except referee.RummirefError as e:
+            raise Invalid(f"tiles: {e}", field="tiles", token=getattr(e, "token", None)) from None
+        if not fits:
+            options = sorted({referee.format_tiles(t for t, x in zip(r.stands_for, table[meld])
+                                                   if x.is_joker)
+                              for r in referee.meld_readings(table[meld], log.rules)})
+            raise Invalid(f"{tiles} does not make a run or a group of {table[meld]}"
+                          + (f"; it can stand for {' or '.join(options)}" if options else ""),
+                          field="tiles")
+    before_legal = turn.legal
+    recomputed = log.declare(entry, meld, tiles)
+    rows = store.save(db, s, log)
+    judged = log.turns[number - 1]
+    done = {"at": service.iso(service.utcnow()), "by": actor, "kind": "declaration",
+            "side": side, "meld": meld, "meld_tiles": str(table[meld]), "declared": tiles,
+            "legal_before": before_legal, "legal_after": judged.legal,
+            "summary_after": judged.summary()}
+    rows[number].corrections = list(rows[number].corrections or []) + [done]
+    db.flush()
+    tj = turn_json(judged, rows[number], game.id)
+    service.record_change(db, game, "live-fix", {"turn": tj, "declaration": done,
+                                                 "recomputed": recomputed, "actor": actor})
+    return {"turn": tj, "declaration": done, "recomputed": recomputed}
 
 
 def _store_reading(snap: LiveSnapshot, reading: Reading) -> None:

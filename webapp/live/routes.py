@@ -120,6 +120,13 @@ def post_correct(game_id: str, number: int):
                         lambda db, game: actions.correct(db, game, number, body, actor(body)))
 
 
+@bp.post(LIVE + f"/turns/{TURN}/declare")
+def post_declare(game_id: str, number: int):
+    body = json_body()
+    return _owner_write(game_id,
+                        lambda db, game: actions.declare(db, game, number, body, actor(body)))
+
+
 @bp.get(LIVE + f"/snapshots/{SNAPSHOT_ID}.jpg")
 def get_picture(game_id: str, snapshot_id: int):
     db = get_db()

@@ -17,10 +17,14 @@ from . import store
 from .models import LiveSession, LiveTurn
 
 
-def picture_url(game_id: str, snapshot_id: Optional[int]) -> Optional[str]:
+def picture_url(game_id: str, snapshot_id: Optional[int], *, annotated: bool = True
+                ) -> Optional[str]:
+    """The address of a snapshot's picture: drawn on by ``vision.annotate`` unless
+    ``annotated`` is false (the live page draws its own outlines over the camera's picture)."""
     if snapshot_id is None:
         return None
-    return f"/api/games/{game_id}/live/snapshots/{snapshot_id}.jpg?annotated=1"
+    url = f"/api/games/{game_id}/live/snapshots/{snapshot_id}.jpg"
+    return url + "?annotated=1" if annotated else url
 
 
 def turn_json(turn: referee.Turn, row: LiveTurn, game_id: str) -> dict:

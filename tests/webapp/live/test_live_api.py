@@ -202,7 +202,11 @@ def test_pages_render_and_pictures_are_annotated(client, game):
     for path in ("live", "live/log"):
         p = client.get(f"/games/{game['id']}/{path}")
         assert p.status_code == 200
-    assert "Camera:" in client.get(f"/games/{game['id']}/live").get_data(as_text=True)
+    # The live page draws the reading's outlines over the camera's own picture, the doubted
+    # tile marked, rather than showing the annotated JPEG (whose labels shrink with the screen).
+    page = client.get(f"/games/{game['id']}/live").get_data(as_text=True)
+    assert '<svg id="lv-board"' in page and page.count('class="lv-t ') == 3
+    assert "lv-doubt" in page and ".jpg?annotated" not in page.split('id="lv-board"')[1]
     assert client.get("/games/nosuch/live").status_code == 404
 
 
