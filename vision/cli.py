@@ -48,7 +48,10 @@ def cmd_read(args: argparse.Namespace) -> int:
     reader = _load_reader(args)
     if reader is None:
         return EXIT_BAD_INPUT
+    from .calibration import reader_for
     from .imageio import ImageError
+
+    reader = reader_for(reader)  # the player's own tile set, where it was calibrated
 
     failed = 0
     several = len(args.images) > 1
@@ -175,3 +178,7 @@ def register(subparsers) -> None:
 
     add_arguments(p)
     p.set_defaults(func=cmd_train)
+
+    from .calibration_cli import register as register_calibrate
+
+    register_calibrate(subparsers)

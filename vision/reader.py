@@ -114,6 +114,8 @@ class Reader:
         self.second_look_turns = tuple(second_look_turns)
         self.second_look_below = second_look_below
         self.other_finder = finder
+        #: A tile set's own last layer (:mod:`vision.calibration`), or None: as shipped.
+        self.calibration = None
 
     # ------------------------------------------------------------------
     def detect(self, img: np.ndarray) -> list[dict]:
@@ -145,7 +147,8 @@ class Reader:
             return np.zeros((0, 2 * N_TILES + 1), np.float32)
         x = (crops[:, :, :, ::-1].astype(np.float32) - 127.5) * (1.0 / 64.0)
         x = np.ascontiguousarray(x.transpose(0, 3, 1, 2))
-        return _softmax(self.reader.run(None, {self._rin: x})[0])
+        out = self.reader.run(None, {self._rin: x})
+        return _softmax(out[0] if self.calibration is None else self.calibration.logits(out[1]))
 
     def _second_look(self, src: CropSource, corners: list[np.ndarray],
                      probs: np.ndarray) -> np.ndarray:
