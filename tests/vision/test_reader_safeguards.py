@@ -16,7 +16,8 @@ cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
 from vision.reader import Reader  # noqa: E402
-from vision.synth import _INK, Edition, render_table  # noqa: E402
+from vision.synth import render_table  # noqa: E402
+from vision.synth.editions import INK, Edition  # noqa: E402
 
 TABLE = "R3 R4 R5 | K7 B7 O7"
 
@@ -98,7 +99,7 @@ def _symmetric_edition(font) -> Edition:
     """Tiles with nothing but the numeral, centred, and no bar under 6 and 9: an upright 6 and
     an upside-down 9 look alike."""
     return Edition(face=(235, 242, 245), font=font, thickness=1.0, number_y=0.5, number_h=0.36,
-                   inks={k: v[0] for k, v in _INK.items()}, circle=False, bars_69=False,
+                   inks={k: v[0] for k, v in INK.items()}, circle=False, bars_69=False,
                    logo=False, joker_colour=(20, 20, 20), joker_style=0, corner_r=0.1,
                    side=(190, 195, 200))
 

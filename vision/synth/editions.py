@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 # Ink colours (BGR) per colour letter: a range each edition draws from.
-_INK = {
+INK = {
     "K": [(25, 25, 25), (40, 35, 30), (10, 10, 10), (55, 50, 50)],
     "B": [(170, 90, 20), (190, 110, 30), (140, 60, 10), (200, 130, 60), (150, 80, 40)],
     "O": [(30, 130, 240), (40, 150, 245), (20, 110, 230), (30, 190, 235), (40, 170, 250)],
@@ -80,14 +80,14 @@ class Edition:
                        thickness=float(rng.uniform(0.9, 1.2)),
                        number_y=float(rng.uniform(0.34, 0.42)),
                        number_h=float(rng.uniform(0.3, 0.36)),
-                       inks={k: v[0] for k, v in _INK.items()}, circle=True, bars_69=False,
+                       inks={k: v[0] for k, v in INK.items()}, circle=True, bars_69=False,
                        logo=True, joker_colour=(20, 20, 20), joker_style=0,
                        corner_r=0.1, side=tuple(int(c * 0.82) for c in face))
         shade = int(rng.integers(205, 256))
         tint = rng.uniform(0, 1)
         face = (int(shade - tint * rng.integers(5, 35)), int(shade - tint * rng.integers(0, 12)),
                 shade)
-        inks = {k: v[int(rng.integers(len(v)))] for k, v in _INK.items()}
+        inks = {k: v[int(rng.integers(len(v)))] for k, v in INK.items()}
         jc = [(20, 20, 20), (40, 40, 200), (30, 30, 30), (30, 120, 230)][int(rng.integers(4))]
         return cls(face=face, font=_pick_font(rng, exclude=exclude), thickness=float(rng.uniform(0.7, 1.5)),
                    number_y=float(rng.uniform(0.3, 0.56)), number_h=float(rng.uniform(0.26, 0.46)),
@@ -146,7 +146,7 @@ def _named() -> dict[str, Edition]:
     hs = cv2.FONT_HERSHEY_SIMPLEX
     return {
         "classic": ed("classic", (222, 240, 244), _font("DejaVuSans-Bold.ttf", hs), 1.05, 0.38,
-                      0.33, {k: v[0] for k, v in _INK.items()}, (20, 20, 20), "smile",
+                      0.33, {k: v[0] for k, v in INK.items()}, (20, 20, 20), "smile",
                       circle=True, logo=True),
         "modern-bold": ed("modern-bold", white, _font("LiberationSans-Bold.ttf", hs), 1.6,
                           0.36, 0.42, bright, (40, 30, 220), "filled", bars_69=True),
@@ -163,7 +163,7 @@ def _named() -> dict[str, Edition]:
                                                                 cv2.FONT_HERSHEY_DUPLEX),
                           1.4, 0.42, 0.36, deep, (40, 30, 220), "hat", corner_r=0.06),
         "ivory-hershey": ed("ivory-hershey", ivory, cv2.FONT_HERSHEY_COMPLEX, 1.0, 0.45, 0.34,
-                            {k: v[1] for k, v in _INK.items()}, (30, 120, 230), "jester",
+                            {k: v[1] for k, v in INK.items()}, (30, 120, 230), "jester",
                             circle=True),
     }
 
