@@ -7,7 +7,7 @@ import io
 
 
 from webapp import service
-from tests.webapp.webhelpers import new_game, post_round
+from tests.webapp.webhelpers import add_round, new_game
 
 
 def read_csv(client, game_id):
@@ -21,8 +21,8 @@ def read_csv(client, game_id):
 
 
 def test_csv_has_a_row_per_round_a_column_per_player_and_totals(client, game):
-    post_round(client, game, {"winner": "Ann", "racks": {"Ben": "R5 K13 J", "Cy": 12}})
-    post_round(client, game, {"winner": None, "racks": {"Ann": 10, "Ben": 4, "Cy": 9}})
+    add_round(client, game, {"winner": "Ann", "racks": {"Ben": "R5 K13 J", "Cy": 12}})
+    add_round(client, game, {"winner": None, "racks": {"Ann": 10, "Ben": 4, "Cy": 9}})
     rows = read_csv(client, game["id"])
     assert rows == [
         ["Round", "Starter", "Winner", "Ann", "Ben", "Cy"],
@@ -34,7 +34,7 @@ def test_csv_has_a_row_per_round_a_column_per_player_and_totals(client, game):
 
 def test_csv_is_safe_against_formula_injection(client):
     g = new_game(client, players=["=cmd|' /C calc'!A0", "+SUM(A1)", "-2+3", "@x", "Plain"])
-    post_round(client, g, {"winner": "=cmd|' /C calc'!A0",
+    add_round(client, g, {"winner": "=cmd|' /C calc'!A0",
                            "racks": {"+SUM(A1)": 1, "-2+3": 2, "@x": 3, "Plain": 4}})
     rows = read_csv(client, g["id"])
     assert rows[0][3:] == ["'=cmd|' /C calc'!A0", "'+SUM(A1)", "'-2+3", "'@x", "Plain"]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from tests.webapp.webhelpers import new_game, post_round
+from tests.webapp.webhelpers import add_round, new_game
 
 
 def test_history_lists_games_newest_first_with_totals(client):
     g1 = new_game(client, players=["Ann", "Ben"])
-    post_round(client, g1, {"winner": "Ann", "racks": {"Ben": 7}})
+    add_round(client, g1, {"winner": "Ann", "racks": {"Ben": 7}})
     g2 = new_game(client, players=["Cy", "ann", "Dee"], rules="sabra-way")
     data = client.get("/api/games").get_json()
     assert data["total"] == 2
@@ -27,10 +27,10 @@ def test_history_lists_games_newest_first_with_totals(client):
 
 def test_player_records_across_games(client):
     g1 = new_game(client, players=["Ann", "Ben"])
-    post_round(client, g1, {"winner": "Ann", "racks": {"Ben": 7}})
-    post_round(client, g1, {"winner": "Ben", "racks": {"Ann": 2}})
+    add_round(client, g1, {"winner": "Ann", "racks": {"Ben": 7}})
+    add_round(client, g1, {"winner": "Ben", "racks": {"Ann": 2}})
     g2 = new_game(client, players=["ANN", "Cy"])
-    post_round(client, g2, {"winner": "Cy", "racks": {"ANN": 30}})
+    add_round(client, g2, {"winner": "Cy", "racks": {"ANN": 30}})
     new_game(client, players=["Ann", "Zed"])  # not played yet
     records = {r["name"].casefold(): r for r in client.get("/api/players").get_json()["players"]}
     ann = records["ann"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from webapp import stamps
-from tests.webapp.webhelpers import new_game, post_round, snapshot
+from tests.webapp.webhelpers import add_round, new_game, snapshot
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def test_timer_runs_pauses_and_moves_to_the_next_player(client, game, clock):
 def test_a_new_round_resets_the_timer_to_the_next_starter(client, game, clock):
     timer(client, game, "start")
     clock["ms"] += 5_000
-    data = post_round(client, game, {"winner": "Ann", "racks": {"Ben": 1, "Cy": 2}})
+    data = add_round(client, game, {"winner": "Ann", "racks": {"Ben": 1, "Cy": 2}})
     assert (data["timer"]["state"], data["timer"]["player"]) == ("idle", "Ben")
     assert client.get(f"/api/games/{game['id']}/timer").get_json()["player"] == "Ben"
 

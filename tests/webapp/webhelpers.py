@@ -26,6 +26,13 @@ def post_round(client, game, body, **headers):
                        headers={**game["headers"], **headers})
 
 
+def add_round(client, game, body) -> dict:
+    """POST a round that must be accepted (201); its JSON answer."""
+    r = post_round(client, game, body)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
 def snapshot(app) -> dict[str, list]:
     """Every row of every table: compare before and after a rejected request."""
     engine = app.extensions["rummiref"]["engine"]
