@@ -64,8 +64,9 @@ from .words import plural
 __all__ = ["Move", "best_move"]
 
 #: CPU seconds the search for a hint may take; past it the hint is the best legal turn
-#: found, not proven best
-HINT_CPU_SECONDS = 0.08
+#: found, not proven best. It stops the rare search that blows up (tens of seconds on a
+#: 90-tile table with both jokers) and leaves the usual ones alone.
+HINT_CPU_SECONDS = 0.5
 #: places of each pattern tried before any pattern's other places
 FIRST_PASS_PLACES = 6
 
@@ -574,7 +575,7 @@ class _JokerSearch:
         for bound, _, combo, pairs, opt_j in sorted(self.deferred, key=lambda d: (-d[0], d[1])):
             if self.best is not None and self._weight(self.best.placed) >= bound:
                 break
-            if self._late() or self._new_sets(combo, pairs, opt_j, bound) and self.cut:
+            if self._late() or (self._new_sets(combo, pairs, opt_j, bound) and self.cut):
                 return bound // BIG, bound % BIG
         return 0, 0
 
@@ -589,19 +590,20 @@ class _JokerSearch:
             if self._late() or (self.best is not None
                                 and self._weight(self.best.placed) >= bound):
                 return True
+            place = _Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
+            got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
+            if got is None or got[1] or (self.best is not None and self._weight(got[0])
+                                         <= self._weight(self.best.placed)):
+                continue  # laid, or no better than the best: the same set from the rack is not
+            # the same set with every tile the rack has from the rack (a rack-tile minimum)
             strict = Counter({t: n for t, n in new.use.items() if rack_left[t] > 0})
-            variants = [_Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)]
-            if strict:  # the same set with every tile the rack has from the rack
-                loose = new.use - strict
-                variants.append(_Place(new.tiles, loose, strict, new.rack_jokers, 0))
-            for place in variants:
-                got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
-                if got is not None and got[1]:
-                    break
-            else:
-                either = sum(1 for t in strict if table_left[t] > 0)
-                if either >= 2:  # some tiles from the rack, some from the table: not tried
-                    self.untried = max(self.untried, bound)
+            if not strict:
+                continue
+            place = _Place(new.tiles, new.use - strict, strict, new.rack_jokers, 0)
+            got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
+            if (got is None or not got[1]) and sum(1 for t in strict if table_left[t] > 0) >= 2:
+                # some tiles from the rack, some from the table: not tried
+                self.untried = max(self.untried, bound)
         if len(pairs) == 3:
             # two jokers, each in its own new set
             return self._two_sets(combo, pairs[1:], opt_j, bound)
@@ -620,8 +622,14 @@ class _JokerSearch:
                                     and self._weight(self.best.placed) >= bound):
                     return True
                 place2 = _Place(second.tiles, second.use, Counter(), second.rack_jokers, 0)
-                self._solve(combo + [place1, place2], 0,
-                            opt_j - first.rack_jokers - second.rack_jokers)
+                got = self._solve(combo + [place1, place2], 0,
+                                  opt_j - first.rack_jokers - second.rack_jokers)
+                if got is not None and not got[1] and (
+                        self.best is None
+                        or self._weight(got[0]) > self._weight(self.best.placed)) and any(
+                        table_left[t] and rack_left[t] for t in first.use + second.use):
+                    # the same sets with tiles from the rack instead are not tried
+                    self.untried = max(self.untried, bound)
         return False
 
     def _left(self, combo):

@@ -3,7 +3,8 @@ exists, and as good as the best legal turn a brute force finds on small tables.
 
 The brute force tries every way to lay the table tiles and any part of the rack as melds,
 every reading of each meld (a run laid in order with its jokers in place, or a group), and
-asks ``check_turn`` (the judge a player's turn faces) whether the turn is legal.
+asks ``check_turn`` (the judge a player's turn faces) whether the turn is legal. A joker may
+so land in any meld: every retrieval, the freed joker in every possible new set, is tried.
 """
 
 import itertools
