@@ -479,6 +479,7 @@
   const outbox = RROutbox.open(gameId, (req) => api(req.method, req.path,
     { body: req.body, token, idempotencyKey: req.key, version: req.version }));
   let syncTimer = null;
+  let saving = false;  // the Save button is sending a round itself: the outbox waits for it
 
   /* New rounds this phone has entered that the server has not confirmed yet. */
   function waitingRounds() { return outbox.list().filter((r) => r.method === "POST").length; }
@@ -500,6 +501,7 @@
      browser says the connection is back). */
   async function syncOutbox() {
     clearTimeout(syncTimer);
+    if (saving) return;
     if (!isOwner || !outbox.size()) { showOutbox(); return; }
     const out = await outbox.flush();
     showOutbox(out.refused);
@@ -555,12 +557,15 @@
     saveBtn.disabled = true;
     const label = saveBtn.textContent;
     saveBtn.textContent = t("Saving…");
+    saving = true;
     try {
       await send(req, (n) => { saveBtn.textContent = t("Saving… (try %(n)s)", { n: n + 1 }); });
+      saving = false;
       outbox.remove(item.id);
       closeEntry();
       await Promise.all([refreshSheet(), loadGame()]);
     } catch (e) {
+      saving = false;
       if (e.status === 0 || e.status >= 500) {
         // No answer: the round waits on this phone and is sent when the connection is back.
         closeEntry();

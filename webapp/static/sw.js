@@ -88,6 +88,8 @@ async function networkFirst(event, req) {
     if (resp.ok) {
       await cache.put(req, resp.clone());
       await trim(cache);
+    } else if (resp.status === 404 || resp.status === 410) {
+      await cache.delete(req);  // a deleted game is not shown from the phone's copy later
     }
     return resp;
   });

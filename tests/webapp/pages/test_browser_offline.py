@@ -89,6 +89,10 @@ def test_the_sheet_opens_and_takes_rounds_without_wifi_and_syncs_once(server, ph
     # Both phones lose the Wi-Fi; the sheet opens anyway, from the copy each phone kept.
     owner.context.set_offline(True)
     viewer.context.set_offline(True)
+    # Chromium may apply the offline emulation to a reloaded page a moment late: the rounds
+    # are also refused at the door until the Wi-Fi comes back.
+    rounds_url = f"{server.url}/api/games/{gid}/rounds"
+    page.route(rounds_url, lambda route: route.abort("internetdisconnected"))
     page.reload()
     expect(_score(page, 1, "Ann")).to_have_text("+12")
     viewer.page.reload()
@@ -123,7 +127,8 @@ def test_the_sheet_opens_and_takes_rounds_without_wifi_and_syncs_once(server, ph
         else:
             route.fulfill(response=response)
 
-    page.route(f"{server.url}/api/games/{gid}/rounds", lose_first_answer)
+    page.unroute(rounds_url)
+    page.route(rounds_url, lose_first_answer)
     viewer.context.set_offline(False)
     owner.context.set_offline(False)  # nobody taps anything: the phone sends by itself
     expect(page.locator("#pending")).to_be_hidden(timeout=15000)
