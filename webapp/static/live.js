@@ -133,6 +133,12 @@
         const doc = new DOMParser().parseFromString("<div id='x'>" + html + "</div>", "text/html");
         const fresh = doc.getElementById("x");
         const panel = $("lv-panel");
+        // The same state as on the screen (the stream's greeting on connecting, a poll):
+        // leave the page as it is, the picture and an open "why" included.
+        const was = $("lv-verdict");
+        const now = fresh.querySelector("#lv-verdict");
+        if (was && now && was.dataset.version === now.dataset.version
+            && was.dataset.endTurn === now.dataset.endTurn) return;
         const wasOpen = !!(panel.querySelector("#lv-why") || {}).open;
         panel.replaceChildren(...fresh.childNodes);
         const why = $("lv-why");
