@@ -140,7 +140,13 @@
         if (was && now && was.dataset.version === now.dataset.version
             && was.dataset.endTurn === now.dataset.endTurn) return;
         const wasOpen = !!(panel.querySelector("#lv-why") || {}).open;
+        const said = (s) => (s ? s.textContent.trim() : "");
+        const before = said($("lv-headline"));
         panel.replaceChildren(...fresh.childNodes);
+        // A screen reader hears the new verdict, not the whole panel again.
+        if (said($("lv-headline")) !== before) {
+          $("lv-announce").textContent = said(panel.querySelector(".lv-who")) + " " + said($("lv-headline"));
+        }
         const why = $("lv-why");
         if (why && wasOpen) why.open = true;
         wireBoard();
