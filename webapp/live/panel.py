@@ -45,5 +45,19 @@ def _board(game: Game, snap, verdict: Optional[dict], rules: referee.Rules, *, a
         return None
     reading = Reading.from_json(snap.reading)
     image = views.picture_url(game.id, snap.id, annotated=False) if snap.image else None
+    if image and not all(reading.image_size):
+        reading.image_size = _picture_size(snap.image)
     return board.board(reading, image, added=added, turn=turn,
                        meld_ok=board.meld_validity(verdict, reading.table, rules))
+
+
+def _picture_size(data: bytes) -> tuple[int, int]:
+    """(width, height) from the picture's header (a reading sent without its image size: its
+    corners are in the picture's pixels); (0, 0) when the header cannot be read."""
+    from vision.imageio import ImageError, check_image
+
+    try:
+        info = check_image(data, "the stored picture")
+    except ImageError:
+        return (0, 0)
+    return (info.width, info.height)

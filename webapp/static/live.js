@@ -133,8 +133,20 @@
         const doc = new DOMParser().parseFromString("<div id='x'>" + html + "</div>", "text/html");
         const fresh = doc.getElementById("x");
         const panel = $("lv-panel");
+        // The same state as on the screen (the stream's greeting on connecting, a poll):
+        // leave the page as it is, the picture and an open "why" included.
+        const was = $("lv-verdict");
+        const now = fresh.querySelector("#lv-verdict");
+        if (was && now && was.dataset.version === now.dataset.version
+            && was.dataset.endTurn === now.dataset.endTurn) return;
         const wasOpen = !!(panel.querySelector("#lv-why") || {}).open;
+        const said = (s) => (s ? s.textContent.trim() : "");
+        const before = said($("lv-headline"));
         panel.replaceChildren(...fresh.childNodes);
+        // A screen reader hears the new verdict, not the whole panel again.
+        if (said($("lv-headline")) !== before) {
+          $("lv-announce").textContent = said(panel.querySelector(".lv-who")) + " " + said($("lv-headline"));
+        }
         const why = $("lv-why");
         if (why && wasOpen) why.open = true;
         wireBoard();
