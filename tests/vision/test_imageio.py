@@ -4,8 +4,6 @@ phone's photo still reads (reduced, fast). The bombs are made here, byte by byte
 from __future__ import annotations
 
 import io
-import os
-import resource
 import struct
 import subprocess
 import sys
@@ -49,21 +47,29 @@ def bombs(tmp_path_factory) -> dict[str, Path]:
     return files
 
 
+#: Runs argv[3:] with its address space capped at argv[1] bytes and writes its exit code and
+#: peak resident memory (kB) to argv[2]. A forked child's peak counts the memory of the process
+#: it was forked from, so the command is started from this small launcher, not from pytest.
+_LAUNCHER = """
+import os, resource, subprocess, sys
+cap = int(sys.argv[1])
+proc = subprocess.Popen(sys.argv[3:], stdout=subprocess.DEVNULL,
+                        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (cap, cap)))
+_, status, usage = os.wait4(proc.pid, 0)
+open(sys.argv[2], "w").write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
+
+
 def _run_limited(args: list[str], tmp: Path, max_bytes: int) -> tuple[int, str, float, float]:
     """Run a command with its address space capped; returns (exit code, stderr, wall seconds,
     peak resident memory in MB)."""
-    err = tmp / "stderr.txt"
-
-    def cap():
-        resource.setrlimit(resource.RLIMIT_AS, (max_bytes, max_bytes))
-
+    err, out = tmp / "stderr.txt", tmp / "usage.txt"
     t0 = time.perf_counter()
     with open(err, "w") as ferr:
-        proc = subprocess.Popen(args, cwd=REPO, stdout=subprocess.DEVNULL, stderr=ferr,
-                                preexec_fn=cap)
-        _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, err.read_text(), time.perf_counter() - t0, usage.ru_maxrss / 1024
+        subprocess.run([sys.executable, "-c", _LAUNCHER, str(max_bytes), str(out), *args],
+                       cwd=REPO, stderr=ferr, check=True)
+    code, peak_kb = map(int, out.read_text().split())
+    return code, err.read_text(), time.perf_counter() - t0, peak_kb / 1024
 
 
 def test_the_issues_bombs_get_one_line_each_and_exit_1_without_gigabytes(bombs, tmp_path):
