@@ -46,11 +46,13 @@ def synthetic_racks(n: int, seed: int, folder: Path, size=(1600, 900)) -> Path:
     return folder
 
 
-def _bench_table() -> str:
-    """The 50-tile table of ``bench/vision.py`` (loaded by path: its name is the package's)."""
+def _bench_table():
+    """(the 50-tile table, ``synthetic_editions``) of ``bench/vision.py``, loaded by path: its
+    module name is the package's."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("bench_vision", Path(__file__).parent / "vision.py")
+    spec = importlib.util.spec_from_file_location("bench_vision",
+                                                  Path(__file__).parent / "vision.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.BENCH_TABLE, mod.synthetic_editions
