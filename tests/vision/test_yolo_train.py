@@ -25,6 +25,9 @@ def test_train_export_and_find_with_onnx_runtime_alone(tmp_path, monkeypatch):
         write_labels(photos / "train", f"t{k}", img, list(labels))
     export(tmp_path / "obb", photos=photos, synthetic=2, val_synthetic=2, test=False)
     home = tmp_path / "home"
+    for var in ("YOLO_OFFLINE", "YOLO_AUTOINSTALL", "YOLO_CONFIG_DIR", "MPLCONFIGDIR",
+                "XDG_CACHE_HOME"):  # set by the training; put back after the test
+        monkeypatch.setenv(var, os.environ.get(var, ""))
     # nothing may reach the network: ultralytics would try it for fonts, weights, checks
     import socket
 
