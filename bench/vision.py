@@ -3,7 +3,7 @@
     python bench/vision.py                      # latency on a 1000x750 photo of 50 tiles
     python bench/vision.py --valid              # + rummiref evaluate on the shared valid photos
     python bench/vision.py --editions 40        # + 40 synthetic photos of other editions
-    python bench/vision.py --yolo M.onnx        # the same with a YOLO-OBB finder (vision.yolo_finder)
+    python bench/vision.py --yolo M.onnx        # with a YOLO-OBB finder (vision.yolo_finder)
 
 Both finders side by side, with synthetic racks: ``bench/finders.py``.
 

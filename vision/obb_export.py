@@ -1,4 +1,4 @@
-"""The finder's training data in the ultralytics OBB dataset format (``python -m vision.obb_export DIR``).
+"""The finder's training data in the ultralytics OBB format (``python -m vision.obb_export DIR``).
 
 So anyone can train a tile finder with the tools they know (``yolo obb train data=DIR/data.yaml``).
 The layout::

@@ -1,4 +1,4 @@
-"""A YOLO-OBB tile finder trained with ultralytics, from scratch, on a CPU (``python -m vision.yolo_train``).
+"""A YOLO-OBB tile finder, trained from scratch with ultralytics (``python -m vision.yolo_train``).
 
     python -m vision.obb_export /tmp/yolo/data                  # the data (see vision.obb_export)
     python -m vision.yolo_train /tmp/yolo/data/data.yaml --hours 0.7 --out /tmp/yolo/model

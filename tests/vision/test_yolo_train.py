@@ -12,7 +12,11 @@ pytestmark = pytest.mark.slow
 
 
 def test_train_export_and_find_with_onnx_runtime_alone(tmp_path, monkeypatch):
-    pytest.importorskip("ultralytics")
+    import importlib.util
+
+    # found, not imported: importing it before vision.yolo_setup writes its settings to ~/.config
+    if importlib.util.find_spec("ultralytics") is None:
+        pytest.skip("ultralytics is not installed")
     from vision.labels import write_labels
     from vision.obb_export import export
     from vision.synth import render_table
@@ -25,6 +29,9 @@ def test_train_export_and_find_with_onnx_runtime_alone(tmp_path, monkeypatch):
         write_labels(photos / "train", f"t{k}", img, list(labels))
     export(tmp_path / "obb", photos=photos, synthetic=2, val_synthetic=2, test=False)
     home = tmp_path / "home"
+    for var in ("YOLO_OFFLINE", "YOLO_AUTOINSTALL", "YOLO_CONFIG_DIR", "MPLCONFIGDIR",
+                "XDG_CACHE_HOME"):  # set by the training; put back after the test
+        monkeypatch.setenv(var, os.environ.get(var, ""))
     # nothing may reach the network: ultralytics would try it for fonts, weights, checks
     import socket
 
