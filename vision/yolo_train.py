@@ -7,7 +7,7 @@ Builds ``yolo11n-obb`` from its model YAML (no weights are downloaded: none can 
 it as a one-class "tile" finder (``single_cls``: which tile it is stays the tile reader's job),
 and exports the last weights (not the epoch best on the validation split: no choice is made on
 any photo) to ``tile-finder-yolo.onnx`` with a JSON card beside it. Use it with
-:class:`vision.yolo_finder.YoloFinder`. Needs the ``train`` extra and ``ultralytics``; every
+:class:`vision.yolo_finder.YoloFinder`. Needs the ``yolo`` extra (ultralytics); every
 ultralytics setting stays under ``--home`` (see :mod:`vision.yolo_setup`).
 """
 
