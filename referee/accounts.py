@@ -507,7 +507,7 @@ class _Search:
         """Why after meld ``a`` is not a new set for a joker taken from meld ``b``, with
         enough rack tiles ('' if it is)."""
         if b in origins:
-            return f"which holds tiles of the set the joker was taken from (not a new set)"
+            return "which holds tiles of the set the joker was taken from (not a new set)"
         table = Counter(o for o in origins if o >= 0)
         together = [o for o, n in table.items() if n >= 2]
         if together:

@@ -84,7 +84,7 @@ def _describe_db(app) -> str:
 
 
 def cmd_init_db(args: argparse.Namespace) -> int:
-    from . import create_app, db, migrate
+    from . import create_app, migrate
 
     cfg = _config(args)
     cfg["AUTO_MIGRATE"] = False

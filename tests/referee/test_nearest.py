@@ -6,7 +6,6 @@ import random
 from collections import Counter
 from functools import lru_cache
 
-import pytest
 
 from referee import COLOURS, JOKER, Tile, check_meld, could_lay, get_rules, parse_table
 from referee.nearest import nearest_table

@@ -4,7 +4,6 @@ Each verdict is worked out from the rule texts in ../shared/rules/, and the sent
 on is quoted beside it: 000 and 002 retell the 1998 Pressman rules, 001 and 003 the current
 Sabra rules, 004 the Sabra Way leaflet and its tournament rule."""
 
-import pytest
 
 from referee import Code, check_turn
 
