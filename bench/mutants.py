@@ -34,6 +34,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["referee/turns.py"],
         ["tests/referee/test_turns.py", "tests/referee/test_jokers.py",
          "tests/referee/test_turnlog.py", "tests/referee/test_cases_referee.py",
+         "tests/referee/test_verdict_words_and_storage.py", "tests/referee/test_cli.py",
          # a property test of corrected logs: 9 s a mutant, and the tests above reach the
          # same lines
          "--deselect", "tests/referee/test_turnlog.py::"
