@@ -166,3 +166,21 @@ def test_a_tile_found_twice_is_read_once(reader, table, monkeypatch):
     reading = reader.read(img)
     assert sorted(reading.meld_tiles) == [["K7", "B7", "O7"], ["R3", "R4", "R5"]]
     assert reading.uncertain == []
+
+
+def test_a_doubtful_tile_in_a_group_with_a_joker_is_suggested_as_a_group():
+    """The sanity check through the public grouping: K5 J O3 laid side by side, O3 read with
+    doubt and O5 its runner-up, is a group with one tile misread, never changed."""
+    from vision.geometry import rect_corners
+    from vision.melds import group_melds, sanity_check
+    from vision.reading import Reading, TileReading
+
+    specs = [("K5", 0.99, []), ("J", 0.98, []), ("O3", 0.62, [("O5", 0.3), ("O8", 0.05)])]
+    tiles = [TileReading(t, c, rect_corners((100 + 72 * k, 100), 70, 97, (0, 1)), list(a))
+             for k, (t, c, a) in enumerate(specs)]
+    reading = Reading(tiles=tiles, melds=group_melds([t.corners for t in tiles]))
+    assert reading.meld_tiles == [["K5", "J", "O3"]]
+    [u] = sanity_check(reading)
+    assert u.index == 2 and u.alternatives == ["O5"]
+    assert u.reason.startswith("O3 read at 0.62; as O5 the group would be valid")
+    assert reading.meld_tiles == [["K5", "J", "O3"]]
