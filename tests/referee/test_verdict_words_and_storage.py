@@ -20,12 +20,18 @@ def test_the_summary_says_what_an_exchanged_joker_was_swapped_for_and_where_it_w
     assert from_table.legal
     assert from_table.summary().splitlines()[1] == (
         "The joker in R3 R4 J was exchanged for R5 (from R5 K5 B5 O5) and laid in J K1 K2.")
+    # 004: under tournament rules a joker taken from a group of three needs both missing tiles
+    both = check_turn("K5 B5 J", "K5 B5 O5 R5 | J K1 K2", "O5 R5 K1 K2", rules="tournament")
+    assert both.legal
+    assert both.summary().splitlines()[1] == (
+        "The joker in K5 B5 J was exchanged for O5 R5 (from the rack, from the rack) "
+        "and laid in J K1 K2.")
 
 
 def test_a_stored_verdict_reads_back_the_same_tiles_taken_and_penalty_included():
-    # O9 left the table: a failed turn (restore the table, draw 3 under sabra)
-    v = check_turn("R3 R4 R5 | K9 B9 O9", "R3 R4 R5 | K9 B9", "K1", rules="sabra")
-    assert not v.legal and [str(t) for t in v.taken] == ["O9"]
+    # K9 B9 O9 left the table: a failed turn (restore the table, draw 3 under sabra)
+    v = check_turn("R3 R4 R5 | K9 B9 O9", "R3 R4 R5", "K1", rules="sabra")
+    assert not v.legal and [str(t) for t in v.taken] == ["K9", "B9", "O9"]
     back = TurnVerdict.from_dict(v.to_dict())
     assert back == v
     assert (back.restore, back.penalty_draw) == (True, 3)

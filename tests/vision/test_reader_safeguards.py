@@ -153,19 +153,23 @@ def test_a_sure_tile_is_read_whatever_its_size(reader, table):
 
 def test_a_tile_found_twice_is_read_once(reader, table, monkeypatch):
     """A finder that reports a tile twice, its second centre a fifth of a tile off (votes of
-    one tile split in two): each tile is still read once, and no third copy is reported."""
+    one tile split in two, the second much weaker): each tile is read once, from its better
+    find, no third copy is reported, and the tiles are listed top to bottom, left to right."""
     img, _ = table
     found = Reader.detect(reader, img)
     assert len(found) == 6
+    weak = [{**d, "centre": d["centre"] + np.float32(0.2 * d["short"]),
+             "score": d["score"] * 0.5} for d in found]
 
-    def twice(image):
-        return found + [{**d, "centre": d["centre"] + np.float32(0.2 * d["short"]),
-                         "score": d["score"] * 0.9} for d in found]
-
-    monkeypatch.setattr(reader, "detect", twice)
+    monkeypatch.setattr(reader, "detect", lambda image: weak[::-1] + found[::-1])
     reading = reader.read(img)
     assert sorted(reading.meld_tiles) == [["K7", "B7", "O7"], ["R3", "R4", "R5"]]
     assert reading.uncertain == []
+    # one row: left to right
+    assert _tiles(reading) == ["R3", "R4", "R5", "K7", "B7", "O7"]
+    better = np.array([d["centre"] for d in found])
+    for t in reading.tiles:
+        assert np.hypot(*(better - t.centre).T).min() < 2.0, t
 
 
 def test_a_doubtful_tile_in_a_group_with_a_joker_is_suggested_as_a_group():
