@@ -52,3 +52,14 @@ def test_a_table_verdict_as_json_names_each_meld_and_why():
     assert (d["table"], d["ok"]) == ("R1 R2 R3 | K5 B5", False)
     assert [(m["meld"], m["ok"]) for m in d["melds"]] == [("R1 R2 R3", True), ("K5 B5", False)]
     assert d["melds"][1]["reason"] == "K5 B5: a meld needs at least 3 tiles, this has 2"
+
+
+def test_tiles_taken_off_the_table_are_named_in_the_verdict_one_or_several():
+    many = check_turn("R3 R4 R5 | K9 B9 O9", "R3 R4 R5", "K1", rules="sabra")
+    assert many.summary().splitlines()[:2] == [
+        "Not valid:",
+        "- K9 B9 O9 were on the table before the turn and are missing now: tiles on the table "
+        "stay on the table (harvested tiles must be played)"]
+    one = check_turn("R3 R4 R5 R6", "R3 R4 R5", "K1", rules="sabra")
+    assert one.summary().splitlines()[1].startswith(
+        "- R6 was on the table before the turn and is missing now:")
