@@ -188,3 +188,23 @@ def test_a_doubtful_tile_in_a_group_with_a_joker_is_suggested_as_a_group():
     assert u.index == 2 and u.alternatives == ["O5"]
     assert u.reason.startswith("O3 read at 0.62; as O5 the group would be valid")
     assert reading.meld_tiles == [["K5", "J", "O3"]]
+
+
+def test_the_size_check_at_its_boundaries():
+    """Four finds with three sure tiles are enough to judge; a sure tile is one read at 0.9 or
+    more; a find read at the doubt threshold itself is not doubtful; just under 1.8 times
+    smaller is still a tile's size."""
+    from vision.geometry import rect_corners
+    from vision.reader import ODD_SIZE, ODD_SIZE_SURE, _drop_odd_sizes
+    from vision.reading import TileReading
+
+    def tile(name, conf, x, size=1.0):
+        return TileReading(name, conf, rect_corners((x, 100), 30 * size, 42 * size, (0, 1)))
+
+    sure = [tile("R3", 0.99, 50), tile("R4", ODD_SIZE_SURE, 82), tile("R5", 0.97, 114)]
+    shadow = tile("K4", 0.3, 600, 3.0)
+    assert _drop_odd_sizes(sure + [shadow], 0.75) == (sure, [shadow])
+    at_threshold = tile("K4", 0.75, 600, 3.0)
+    assert _drop_odd_sizes(sure + [at_threshold], 0.75) == (sure + [at_threshold], [])
+    just_small = tile("O2", 0.3, 700, 1 / ODD_SIZE + 1e-6)
+    assert _drop_odd_sizes(sure + [just_small], 0.75) == (sure + [just_small], [])
