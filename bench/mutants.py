@@ -34,6 +34,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["referee/turns.py"],
         ["tests/referee/test_turns.py", "tests/referee/test_jokers.py",
          "tests/referee/test_turnlog.py", "tests/referee/test_cases_referee.py",
+         "tests/referee/test_verdict_words_and_storage.py", "tests/referee/test_cli.py",
          # a property test of corrected logs: 9 s a mutant, and the tests above reach the
          # same lines
          "--deselect", "tests/referee/test_turnlog.py::"
@@ -43,7 +44,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     "reader-steps": (
         ["vision/reader.py", "vision/melds.py"],
         ["tests/vision/test_reader_safeguards.py", "tests/vision/test_reader.py",
-         "-m", "not slow"],
+         "-k", "safeguards or group_melds or sanity_check or six_or_nine or doubtful "
+               "or upside_down or flip_corners"],
         ["vision.reader.x__suppress_duplicates*", "vision.reader.x__drop_odd_sizes*",
          "vision.reader.x__area*", "vision.reader.x__six_or_nine_by_neighbours*",
          "vision.melds.*"]),
