@@ -30,6 +30,10 @@ import numpy as np
 
 from .reading import Reading, Uncertain
 
+#: A rack photo is read at this longer side at most (the reader's tables: 2048). A rack's
+#: tiles are big in its photo (at most about 25 across the picture: 50 pixels or more here,
+#: for crops of 40x56), and a 12-megapixel JPEG then decodes at a quarter of its size.
+RACK_MAX_SIDE = 1280
 #: A set holds this many of each tile, and this many jokers.
 COPIES = 2
 #: Two tiles are in different rows when their centres lie further apart than this fraction
