@@ -14,7 +14,7 @@ reader, the network or a test) into the reading of a rack:
   standing the other way up from the rest of the rack (tiles stand upright on a rack, so
   it is likely the other numeral); and any tile read with low confidence. The table's meld
   checks do not apply to a rack and are dropped.
-- A find whose centre lies inside a bigger find is dropped with a note: rack tiles stand
+- A find whose centre lies inside a much bigger find is dropped with a note: rack tiles stand
   side by side, so it is part of a tile found again (it happens in close-ups).
 
     >>> from vision.reading import Reading
@@ -36,6 +36,8 @@ from .reading import Reading, Uncertain
 #: tiles are big in its photo (at most about 25 across the picture: 50 pixels or more here,
 #: for crops of 40x56), and a 12-megapixel JPEG then decodes at a quarter of its size.
 RACK_MAX_SIDE = 1280
+#: A find is part of another tile found again when it is smaller than this share of it.
+PART_OF_TILE = 0.6
 #: A set holds this many of each tile, and this many jokers.
 COPIES = 2
 #: Two tiles are in different rows when their centres lie further apart than this fraction
@@ -155,8 +157,9 @@ def _inside(point: np.ndarray, corners: np.ndarray) -> bool:
 
 def drop_finds_inside(reading: Reading) -> tuple[Reading, list]:
     """Tiles on a rack stand side by side and never cover each other's middle, so a find
-    whose centre lies inside a bigger find's outline is part of that tile found again (a
-    close-up's big tile is sometimes found whole and in halves). Returns the reading
+    whose centre lies inside the outline of a find at least 1/:data:`PART_OF_TILE` times its
+    area is part of that tile found again (a close-up's big tile is sometimes found whole and
+    in halves; tiles of one set are one size, so a neighbour found a little too big is kept). Returns the reading
     without them, and the tiles dropped."""
     tiles = reading.tiles
     if len(tiles) < 2 or any(t.corners is None for t in tiles):
@@ -165,7 +168,7 @@ def drop_finds_inside(reading: Reading) -> tuple[Reading, list]:
     drop = set()
     for j, t in enumerate(tiles):
         for i, big in enumerate(tiles):
-            if i != j and i not in drop and (area[i], big.confidence) > (area[j], t.confidence) \
+            if i != j and i not in drop and area[j] < PART_OF_TILE * area[i] \
                     and _inside(t.centre, big.corners):
                 drop.add(j)
                 break
