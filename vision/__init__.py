@@ -33,8 +33,8 @@ __all__ = ["Reader", "Reading", "TileReading", "Uncertain", "ReadingError", "rea
            "check_image"]
 
 _WHERE = {
-    "Reading": "reading", "TileReading": "reading", "Uncertain": "reading",
-    "ReadingError": "reading", "Reader": "reader", "read_image": "reader",
+    "Reading": "reading", "TileReading": "tile_reading", "Uncertain": "tile_reading",
+    "ReadingError": "tile_reading", "Reader": "reader", "read_image": "reader",
     "ModelsMissingError": "reader", "models_dir": "reader",
     "render_table": "synth", "ImageError": "imageio", "open_image": "imageio",
     "check_image": "imageio",

@@ -123,7 +123,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from . import train
+    from .train import command as train
 
     args.command_line = "rummiref train " + " ".join(sys.argv[2:])
     return train.train(args)
@@ -171,7 +171,7 @@ def register(subparsers) -> None:
                               description="Train the tile finder and the tile reader from "
                                           "../shared/data/photos/train plus synthetic photos "
                                           "and export them to ONNX (needs the train extra).")
-    from .train_args import add_arguments
+    from .train.args import add_arguments
 
     add_arguments(p)
     p.set_defaults(func=cmd_train)

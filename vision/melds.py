@@ -70,19 +70,18 @@ def group_melds(corners: list[np.ndarray]) -> list[list[int]]:
             pairs.append((abs(abs(along[i, j]) - 1.0) + abs(across[i, j]), int(i), int(j),
                           bool(along[i, j] > 0)))
     pairs.sort()
-    right_of: dict[int, int] = {}
-    left_of: dict[int, int] = {}
+    taken: set[tuple[int, int]] = set()  # (tile, side in its own frame: +1 right, -1 left)
     for _, i, j, j_right in pairs:
-        a, b = (i, j) if j_right else (j, i)  # b lies to the right of a (in a's frame)
-        # in b's frame a must be to the left too (else the tiles face opposite ways: the
-        # pair is still a pair, ordered by a's frame)
-        if a in right_of or b in left_of:
+        side_i = 1 if j_right else -1  # where j lies in i's frame
+        # where i lies in j's frame: the other side, or the same side where the two tiles
+        # face opposite ways (one of them read upside down)
+        side_j = -side_i if float(frames[i][1] @ frames[j][1]) >= 0 else side_i
+        if (i, side_i) in taken or (j, side_j) in taken:
             continue
-        if find(a) == find(b):
+        if find(i) == find(j):
             continue
-        right_of[a] = b
-        left_of[b] = a
-        parent[find(a)] = find(b)
+        taken |= {(i, side_i), (j, side_j)}
+        parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(i)

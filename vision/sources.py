@@ -15,17 +15,20 @@ backoff (``backoff_initial`` doubling up to ``backoff_max`` seconds) for ever, u
 every state change is reported to ``on_state(state, detail)``.
 
 Sources by ``open_source(spec)``: ``"0"`` (webcam index), ``"http://..."``/``"rtsp://..."``
-(a phone running an IP-camera app), a video file, a folder of photos.
+(a phone running an IP-camera app), a video file, a folder of photos; the captures they open
+are in :mod:`vision.captures`.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Optional
+
+from .captures import (IMAGE_SUFFIXES, Capture, EndOfSource, IterCapture, PhotoCapture,
+                       video_capture)
 
 CONNECTING = "connecting"
 LIVE = "live"
@@ -34,8 +37,6 @@ RECONNECTING = "reconnecting"
 STOPPED = "stopped"
 STATES = (CONNECTING, LIVE, STALLED, RECONNECTING, STOPPED)
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
-VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mjpeg", ".mjpg")
 
 
 class SourceError(ValueError):
@@ -91,20 +92,6 @@ class LatestFrame:
     @property
     def closed(self) -> bool:
         return self._closed
-
-
-class Capture:
-    """What a source opens: ``read() -> (ok, image)`` and ``release()`` (cv2.VideoCapture's)."""
-
-    def read(self) -> tuple[bool, Any]:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def release(self) -> None:  # pragma: no cover - interface
-        pass
-
-
-class EndOfSource(Exception):
-    """Raised by a capture's ``read`` when a finite source (file, folder) has ended."""
 
 
 class FrameSource:
@@ -273,81 +260,11 @@ class FrameSource:
             delay = min(delay * 2, self.backoff_max)
 
 
-# --- concrete sources --------------------------------------------------------------------------
-
-class _IterCapture(Capture):
-    def __init__(self, frames: Iterator[Any]):
-        self._it = frames
-
-    def read(self):
-        try:
-            return True, next(self._it)
-        except StopIteration:
-            raise EndOfSource("end of frames") from None
-
-
 def iter_source(frames: Iterable[Any], *, fps: Optional[float] = 30.0, name: str = "frames",
                 **kw) -> FrameSource:
     """Frames from any iterable (generated frames, tests, the demo), paced at ``fps``."""
     it = iter(frames)
-    return FrameSource(lambda: _IterCapture(it), name=name, finite=True, pace_fps=fps, **kw)
-
-
-class _PhotoCapture(Capture):
-    """Each photo of a folder held for ``hold`` seconds of frames; with ``follow`` it waits
-    for new photos (a phone uploading into the folder) instead of ending."""
-
-    def __init__(self, folder: Path, hold_frames: int, follow: bool, poll: float = 0.5):
-        self.folder = folder
-        self.hold_frames = max(1, hold_frames)
-        self.follow = follow
-        self.poll = poll
-        self.done: set[str] = set()
-        self.current = None
-        self.left = 0
-
-    def _next_photo(self):
-        from .imageio import WORK_MAX_SIDE, ImageError, open_image
-
-        while True:
-            names = sorted(p for p in os.listdir(self.folder)
-                           if p.lower().endswith(IMAGE_SUFFIXES) and p not in self.done)
-            for name in names:
-                self.done.add(name)
-                try:  # a photo that is not usable (corrupt, huge, not a photo) is skipped
-                    return open_image(self.folder / name, max_side=WORK_MAX_SIDE).image
-                except ImageError:
-                    continue
-            if not self.follow:
-                return None
-            time.sleep(self.poll)
-
-    def read(self):
-        if self.left <= 0:
-            img = self._next_photo()
-            if img is None:
-                raise EndOfSource("no more photos")
-            self.current, self.left = img, self.hold_frames
-        self.left -= 1
-        return True, self.current
-
-
-def _video_capture(target, timeout_ms: int = 5000):
-    import cv2
-
-    if isinstance(target, int):
-        cap = cv2.VideoCapture(target)
-    else:
-        params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, timeout_ms, cv2.CAP_PROP_READ_TIMEOUT_MSEC,
-                  timeout_ms]
-        try:
-            cap = cv2.VideoCapture(target, cv2.CAP_FFMPEG, params)
-        except Exception:
-            cap = cv2.VideoCapture(target)
-    if not cap.isOpened():
-        cap.release()
-        return None
-    return cap
+    return FrameSource(lambda: IterCapture(it), name=name, finite=True, pace_fps=fps, **kw)
 
 
 def open_source(spec: "str | int", *, fps: float = 30.0, photo_hold: float = 1.5,
@@ -357,7 +274,7 @@ def open_source(spec: "str | int", *, fps: float = 30.0, photo_hold: float = 1.5
     are played at their own frame rate (as a camera would deliver them)."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         index = int(spec)
-        return FrameSource(lambda: _video_capture(index), name=f"webcam {index}", **kw)
+        return FrameSource(lambda: video_capture(index), name=f"webcam {index}", **kw)
     spec = str(spec).strip()
     if not spec:
         raise SourceError("give a camera: a webcam index (0), a stream URL, a video file or a "
@@ -366,17 +283,17 @@ def open_source(spec: "str | int", *, fps: float = 30.0, photo_hold: float = 1.5
         scheme = spec.split("://", 1)[0].lower()
         if scheme not in ("http", "https", "rtsp", "rtmp", "udp", "tcp"):
             raise SourceError(f"unsupported stream address {spec!r}: use http(s):// or rtsp://")
-        return FrameSource(lambda: _video_capture(spec), name=_redact(spec), **kw)
+        return FrameSource(lambda: video_capture(spec), name=_redact(spec), **kw)
     path = Path(spec).expanduser()
     if path.is_dir():
         hold = max(1, round(photo_hold * fps))
         if not follow and not any(p.suffix.lower() in IMAGE_SUFFIXES for p in path.iterdir()):
             raise SourceError(f"{spec}: the folder holds no photos ({', '.join(IMAGE_SUFFIXES)})")
-        return FrameSource(lambda: _PhotoCapture(path, hold, follow), name=f"photos in {path.name}",
+        return FrameSource(lambda: PhotoCapture(path, hold, follow), name=f"photos in {path.name}",
                            finite=not follow, pace_fps=fps if realtime else None, **kw)
     if path.is_file():
         def opener():
-            cap = _video_capture(str(path))
+            cap = video_capture(str(path))
             if cap is None:
                 raise SourceError(f"{path.name} is not a video OpenCV can read")
             return cap

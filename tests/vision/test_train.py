@@ -13,7 +13,7 @@ pytest.importorskip("torch")
 pytest.importorskip("onnx")
 cv2 = pytest.importorskip("cv2")
 
-from vision import train  # noqa: E402
+from vision.train import command, data  # noqa: E402
 from vision.labels import shared_photos_dir  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 from vision.synth import render_table  # noqa: E402
@@ -24,7 +24,7 @@ def _run(tmp_path: Path, *extra: str) -> Path:
     photos = shared_photos_dir()
     args = ["--out", str(out), "--photos", str(photos if photos.is_dir() else tmp_path / "none"),
             "--threads", "2", "--seed", "3", *extra]
-    assert train.main(args) == 0
+    assert command.main(args) == 0
     return out
 
 
@@ -45,7 +45,7 @@ def test_short_training_run_exports_models_that_load(tmp_path):
 
 
 def test_training_without_any_data_is_a_clear_error(tmp_path, capsys):
-    code = train.main(["--out", str(tmp_path / "m"), "--photos", str(tmp_path / "none"),
+    code = command.main(["--out", str(tmp_path / "m"), "--photos", str(tmp_path / "none"),
                        "--synthetic", "0"])
     assert code == 2
     assert "nothing to train on" in capsys.readouterr().err
@@ -57,8 +57,8 @@ def test_ink_check_tells_which_way_up_a_classic_tile_lies():
     img, labels = render_table("K6 R9 B12 O1", seed=4, classic=True, upside_down=0.0)
     src = CropSource(img)
     for _, corners in labels:
-        assert not train.ink_says_upside_down(src.crop(corners))
-        assert train.ink_says_upside_down(src.crop(flip_corners(corners)))
+        assert not data.ink_says_upside_down(src.crop(corners))
+        assert data.ink_says_upside_down(src.crop(flip_corners(corners)))
 
 
 @pytest.mark.slow

@@ -18,7 +18,8 @@ from vision.snapshot import Reason
 from vision.sources import iter_source
 from vision.watch import Watcher, WatchConfig
 
-from .fakes import GAME, CodedFrameReader, NullSource, game_frames, render_coded
+from .fakes import CodedFrameReader, NullSource, render_coded
+from .scripted_game import GAME, game_frames
 
 
 def drive(frames, reader=None, **cfg):

@@ -17,7 +17,8 @@ import pytest
 flask = pytest.importorskip("flask", reason="the web extra is not installed: pip install -e '.[web]'")
 
 from webapp import create_app  # noqa: E402
-from tests.webapp.webhelpers import PG_URL, PgSchema, new_game, require_postgres, sqlite_config  # noqa: E402
+from tests.webapp.webhelpers import new_game  # noqa: E402
+from tests.webapp.databases import PG_URL, PgSchema, require_postgres, sqlite_config  # noqa: E402
 
 
 def _migrate(cfg: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ import threading
 import time
 
 from webapp.testing import LiveServer
-from tests.webapp.webhelpers import SSEClient, http_request, unique_key
+from tests.webapp.http_client import http_request, SSEClient, unique_key
 
 
 def create(url, players=("Ann", "Ben", "Cy"), **extra):

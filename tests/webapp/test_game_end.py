@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.webapp.webhelpers import SSEClient, http_request, new_game, snapshot
+from tests.webapp.webhelpers import new_game, snapshot
+from tests.webapp.http_client import http_request, SSEClient
 
 
 def play(client, game, winner, racks, status=201):

@@ -7,14 +7,14 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from sqlalchemy import inspect, text
 
 from webapp import create_app, db as dbmod, default_instance_path, migrate, rounds, service
 from webapp.models import Base
-from tests.webapp.webhelpers import http_request, snapshot
+from tests.webapp.webhelpers import snapshot
+from tests.webapp.http_client import http_request
 
 from tests.conftest import REPO
 
@@ -50,7 +50,7 @@ def fresh_db(backend, tmp_path):
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path / 'fresh.sqlite3'}", None
         return
-    from tests.webapp.webhelpers import PG_URL, PgSchema
+    from tests.webapp.databases import PG_URL, PgSchema
 
     schema = PgSchema()
     try:
@@ -102,7 +102,7 @@ def test_init_db_creates_then_reports_up_to_date(tmp_path):
 
 @pytest.mark.postgres
 def test_init_db_on_postgres(tmp_path):
-    from tests.webapp.webhelpers import PG_URL, PgSchema, require_postgres
+    from tests.webapp.databases import PG_URL, PgSchema, require_postgres
 
     require_postgres()
 
@@ -177,7 +177,7 @@ def test_database_urls_and_instance_folder(monkeypatch, tmp_path):
 
 
 def test_secret_key_is_created_once_and_kept(tmp_path, sqlite_template, monkeypatch):
-    from tests.webapp.webhelpers import sqlite_config
+    from tests.webapp.databases import sqlite_config
 
     monkeypatch.delenv("RUMMIREF_SECRET_KEY", raising=False)
     cfg = sqlite_config(tmp_path / "inst", sqlite_template)

@@ -15,7 +15,7 @@ from vision.reading import Reading
 from vision.snapshot import Reason, Snapshot
 from webapp.testing import LiveServer
 
-from tests.webapp.webhelpers import http_request, unique_key
+from tests.webapp.http_client import http_request, unique_key
 from .conftest import post_snapshot
 
 #: On SQLite and on PostgreSQL.

@@ -101,7 +101,7 @@ def _serve_demo(instance):
 
 
 def test_serve_demo_prints_its_link_and_a_restart_plays_the_same_game(tmp_path):
-    from tests.webapp.webhelpers import http_request
+    from tests.webapp.http_client import http_request
 
     urls = []
     for _ in range(2):

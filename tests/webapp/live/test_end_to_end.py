@@ -17,9 +17,10 @@ from vision.watch import Watcher, WatchConfig
 from webapp.live.camera import InProcessSink
 from webapp.testing import LiveServer
 
-from tests.vision.fakes import GAME, CodedFrameReader, NullSource, game_frames
+from tests.vision.fakes import CodedFrameReader, NullSource
+from tests.vision.scripted_game import GAME, game_frames
 
-#: What the referee must say for each turn of fakes.GAME (player, legal, violation codes).
+#: What the referee must say for each turn of scripted_game.GAME (player, legal, violation codes).
 EXPECTED = [
     ("Ann", True, []),
     ("Ben", False, ["initial-meld-too-low"]),

@@ -19,7 +19,7 @@ def old_db(request, tmp_path):
     if request.param == "sqlite":
         cfg["DATABASE_URL"] = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     else:
-        from tests.webapp.webhelpers import PG_URL, PgSchema, require_postgres
+        from tests.webapp.databases import PG_URL, PgSchema, require_postgres
 
         require_postgres()
         schema = PgSchema()

@@ -16,7 +16,7 @@ from vision.snapshot import Reason, Snapshot
 from webapp.live.camera import InProcessSink
 from webapp.testing import LiveServer
 
-from tests.webapp.webhelpers import SSEClient, http_request
+from tests.webapp.http_client import http_request, SSEClient
 from .conftest import post_snapshot
 
 cv2 = pytest.importorskip("cv2")

@@ -1,0 +1,7 @@
+"""``python -m vision.train``."""
+
+import sys
+
+from .command import main
+
+sys.exit(main())
