@@ -6,6 +6,10 @@
     >>> reader = vision.Reader()                      # loads the models once
     >>> image, labels = vision.render_table("R7 R8 R9 | K5 B5 O5", seed=1)
 
+A photo of a player's rack: ``reader.read(photo, rack=True)``, the tiles in rows with the
+rack's checks (``vision.rack``). Synthetic photos of tables, racks and close-ups of many
+editions: ``vision.synth``.
+
 What is read is a ``vision.Reading`` (``vision.reading``), whatever made it; its
 ``to_json``/``from_json`` is its one wire form. Drawing a reading:
 ``vision.annotate.annotate(image, reading)``; measuring on a labelled folder:

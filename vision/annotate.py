@@ -12,8 +12,8 @@ or so on a phone held upright, whatever the photo's resolution), and lines scale
   compare and a label covers its own tile rather than a neighbour (on a rack, the front row
   hides the lower part of the back row anyway).
 - A tile to check (``reading.uncertain``) is outlined thickly in magenta just inside its own
-  edges, so its neighbours stay uncovered, and its label, in magenta, carries a "?" and the
-  confidence. Sure tiles show no confidence: a number on every tile is noise.
+  edges, so its neighbours stay uncovered, and its label, in magenta, carries a "?" and, on a
+  second line (so it is no wider than a sure tile's), the confidence. Sure tiles show no confidence: a number on every tile is noise.
 - Melds are outlined in green when the referee accepts them, red when not, grey for a lone
   tile. On a rack (``rack=True``) the rows are not melds: they are outlined in blue, with no
   verdict.
@@ -66,13 +66,16 @@ def label_box_px(px: int) -> int:
 
 def _label(img: np.ndarray, text: str, anchor: tuple[float, float], px: int, colour,
            box_colour) -> None:
-    """``text`` centred on ``anchor`` (x, the box's bottom y), on a filled box, kept inside
-    the picture."""
+    """``text`` (lines split at new lines, centred) on a filled box centred on ``anchor``
+    (x, the box's bottom y), kept inside the picture."""
     scale = _font_scale(px)
     thick = max(1, px // 7)
-    (w, h), base = cv2.getTextSize(text, _FONT, scale, thick)
+    lines = text.split("\n")
+    sizes = [cv2.getTextSize(line, _FONT, scale, thick) for line in lines]
     pad = max(2, px // 4)
-    bw, bh = w + 2 * pad, h + base + 2 * pad
+    line_h = max(h + base for (_, h), base in sizes) + pad
+    bw = max(w for (w, _), _ in sizes) + 2 * pad
+    bh = line_h * len(lines) + pad
     x0 = int(round(anchor[0] - bw / 2))
     y0 = int(round(anchor[1] - bh))
     H, W = img.shape[:2]
@@ -80,7 +83,10 @@ def _label(img: np.ndarray, text: str, anchor: tuple[float, float], px: int, col
     y0 = min(max(0, y0), max(0, H - bh))
     roi = img[y0:y0 + bh, x0:x0 + bw]
     roi[:] = (roi.astype(np.float32) * 0.25 + np.float32(box_colour) * 0.75).astype(np.uint8)
-    cv2.putText(img, text, (x0 + pad, y0 + pad + h), _FONT, scale, colour, thick, cv2.LINE_AA)
+    for k, (line, ((w, h), _)) in enumerate(zip(lines, sizes)):
+        x = x0 + (bw - w) // 2
+        cv2.putText(img, line, (x, y0 + pad + k * line_h + h), _FONT, scale, colour, thick,
+                    cv2.LINE_AA)
 
 
 def _line(px: int, k: float = 0.12) -> int:
@@ -134,10 +140,11 @@ def annotate_tiles(img: np.ndarray, reading: Reading, px: int) -> None:
     for i, t in drawn:
         top, bottom = (t.corners[0] + t.corners[1]) / 2, (t.corners[3] + t.corners[2]) / 2
         at = top + (bottom - top) * LABEL_AT
-        anchor = (float(at[0]), float(at[1]) + label_box_px(px) / 2)
-        if i in doubt:
-            _label(img, f"{t.tile}? {t.confidence:.2f}", anchor, px, WHITE, MAGENTA)
+        if i in doubt:  # two lines, so the label is no wider than a sure one
+            anchor = (float(at[0]), float(at[1]) + label_box_px(px))
+            _label(img, f"{t.tile}?\n{t.confidence:.2f}", anchor, px, WHITE, MAGENTA)
         else:
+            anchor = (float(at[0]), float(at[1]) + label_box_px(px) / 2)
             _label(img, t.tile, anchor, px, WHITE, BACKING)
 
 

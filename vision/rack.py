@@ -14,6 +14,8 @@ reader, the network or a test) into the reading of a rack:
   standing the other way up from the rest of the rack (tiles stand upright on a rack, so
   it is likely the other numeral); and any tile read with low confidence. The table's meld
   checks do not apply to a rack and are dropped.
+- A find whose centre lies inside a much bigger find is dropped with a note: rack tiles stand
+  side by side, so it is part of a tile found again (it happens in close-ups).
 
     >>> from vision.reading import Reading
     >>> r = as_rack(Reading.from_table("R10 R10 R10 K3"))
@@ -30,6 +32,12 @@ import numpy as np
 
 from .reading import Reading, Uncertain
 
+#: A rack photo is read at this longer side at most (the reader's tables: 2048). A rack's
+#: tiles are big in its photo (at most about 25 across the picture: 50 pixels or more here,
+#: for crops of 40x56), and a 12-megapixel JPEG then decodes at a quarter of its size.
+RACK_MAX_SIDE = 1280
+#: A find is part of another tile found again when it is smaller than this share of it.
+PART_OF_TILE = 0.6
 #: A set holds this many of each tile, and this many jokers.
 COPIES = 2
 #: Two tiles are in different rows when their centres lie further apart than this fraction
@@ -140,11 +148,53 @@ def rack_checks(reading: Reading, rows: list[list[int]],
     return [flags[i] for i in sorted(flags)]
 
 
+def _inside(point: np.ndarray, corners: np.ndarray) -> bool:
+    import cv2
+
+    return cv2.pointPolygonTest(corners.astype(np.float32).reshape(-1, 1, 2),
+                                (float(point[0]), float(point[1])), False) > 0
+
+
+def drop_finds_inside(reading: Reading) -> tuple[Reading, list]:
+    """Tiles on a rack stand side by side and never cover each other's middle, so a find
+    whose centre lies inside the outline of a find at least 1/:data:`PART_OF_TILE` times its
+    area is part of that tile found again (a close-up's big tile is sometimes found whole and
+    in halves; tiles of one set are one size, so a neighbour found a little too big is kept). Returns the reading
+    without them, and the tiles dropped."""
+    tiles = reading.tiles
+    if len(tiles) < 2 or any(t.corners is None for t in tiles):
+        return reading, []
+    area = [abs(_area(t.corners)) for t in tiles]
+    drop = set()
+    for j, t in enumerate(tiles):
+        for i, big in enumerate(tiles):
+            if i != j and i not in drop and area[j] < PART_OF_TILE * area[i] \
+                    and _inside(t.centre, big.corners):
+                drop.add(j)
+                break
+    if not drop:
+        return reading, []
+    keep = [i for i in range(len(tiles)) if i not in drop]
+    return dataclasses.replace(reading, tiles=[tiles[i] for i in keep], uncertain=[],
+                               melds=[[k] for k in range(len(keep))]), [tiles[i] for i in
+                                                                        sorted(drop)]
+
+
+def _area(c: np.ndarray) -> float:
+    x, y = c[:, 0].astype(np.float64), c[:, 1].astype(np.float64)
+    return 0.5 * float(x @ np.roll(y, -1) - y @ np.roll(x, -1))
+
+
 def as_rack(reading: Reading, uncertain_below: float = UNCERTAIN_BELOW) -> Reading:
     """The same tiles read as a rack: rows in ``melds``, the rack's checks in ``uncertain``,
-    and a note saying how many rows were seen (see the module)."""
+    and a note saying how many rows were seen (see the module). A find inside a bigger one
+    is dropped, with a note (:func:`drop_finds_inside`)."""
+    reading, inside = drop_finds_inside(reading)
     rows = rack_rows(reading)
     notes = [n for n in reading.notes if not n.startswith("read as a rack")]
+    if inside:
+        notes.append("not read: " + ", ".join(f"{t.tile} at {t.confidence:.2f}" for t in inside)
+                     + ", found inside a bigger tile (part of it found again)")
     if reading.tiles:
         notes.append(f"read as a rack: {len(rows)} row{'s' if len(rows) != 1 else ''}, "
                      f"back row first")

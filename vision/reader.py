@@ -188,7 +188,9 @@ class Reader:
         player's rack, so its tiles are read in rows with the rack's checks (see
         :func:`vision.rack.as_rack`) instead of as melds on a table."""
         t0 = time.perf_counter()
-        pic = open_image(image, name, max_side=WORK_MAX_SIDE)
+        if rack:
+            from .rack import RACK_MAX_SIDE
+        pic = open_image(image, name, max_side=RACK_MAX_SIDE if rack else WORK_MAX_SIDE)
         label = name if name is not None else (str(image) if isinstance(image, (str, os.PathLike))
                                                else None)
         reading = Reading(image_size=pic.size, image=label, notes=list(pic.notes))

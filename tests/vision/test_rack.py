@@ -91,6 +91,18 @@ def test_a_six_standing_the_other_way_up_from_the_rack_is_doubted():
     assert rack.uncertain[0].alternatives == ["B6"]
 
 
+def test_part_of_a_big_tile_found_again_is_dropped_with_a_note():
+    big = [_tile("B3", 100, 100, w=300, h=420), _tile("O11", 410, 100, w=300, h=420)]
+    half = _tile("B1", 120, 110, conf=0.4, w=150, h=200)
+    rack = as_rack(Reading(tiles=[big[0], half, big[1]]))
+    assert rows_notation(rack) == ["B3 O11"]
+    assert any("B1 at 0.40" in n and "inside a bigger tile" in n for n in rack.notes)
+    # neighbours touching on a rack are all kept, back row included
+    tiles = [_tile(t, 45 * k, 60) for k, t in enumerate(["K5", "K6", "K7"])] + \
+            [_tile(t, 45 * k, 15) for k, t in enumerate(["R1", "R2"])]
+    assert rows_notation(as_rack(Reading(tiles=tiles))) == ["R1 R2", "K5 K6 K7"]
+
+
 def test_tiles_without_outlines_stay_one_row_in_their_order():
     rack = as_rack(Reading.from_table("R5 K13 | J"))
     assert rows_notation(rack) == ["R5 K13 J"]

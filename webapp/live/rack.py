@@ -25,11 +25,11 @@ def read_rack(data: bytes, rules: referee.Rules, reader: Callable[..., Reading])
     ``doubts`` (for each of those: its place in ``tiles``, why, and the likelier readings),
     ``confidence`` per tile and ``notes``. Invalid (field ``photo``) for a file that is not
     a usable photo."""
-    from vision.imageio import WORK_MAX_SIDE, ImageError, open_image
-    from vision.rack import as_rack, rows_notation
+    from vision.imageio import ImageError, open_image
+    from vision.rack import RACK_MAX_SIDE, as_rack, rows_notation
 
     try:
-        image = open_image(data, "photo", max_side=WORK_MAX_SIDE).image
+        image = open_image(data, "photo", max_side=RACK_MAX_SIDE).image
     except ImageError as e:
         raise Invalid(str(e), field="photo") from None
     reading = as_rack(reader(image))
