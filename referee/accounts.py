@@ -179,7 +179,7 @@ class _Search:
         have = {t.colour for t in real}
         return [Tile(c, real[0].number) for c in COLOURS if c not in have]
 
-    # --- the scenarios: which joker went where, what it stood for, stayed or taken ----------
+    # The scenarios: which joker went where, what it stood for, stayed or taken.
 
     def _scenarios(self):
         bj, aj = self.bj, self.aj
@@ -225,7 +225,7 @@ class _Search:
                 return None
         return out
 
-    # --- the search -------------------------------------------------------------------------
+    # The search.
 
     def run(self, reasons: bool = True) -> Judgement:
         scenarios = sorted(self._scenarios(), key=lambda sc: sum(sc[2]))  # fewest taken first

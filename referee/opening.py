@@ -18,7 +18,8 @@ from typing import Optional
 
 from .melds import meld_points
 from .rules import Rules
-from .search import BIG, NCOL, _count_grid, _lay, _melds_from, _prune_optional, _Search
+from .meld_build import melds_from
+from .search import BIG, NCOL, _count_grid, _lay, _prune_optional, _Search
 from .tiles import COLOURS, JOKER, MAX_NUMBER, Meld, Tile
 
 
@@ -47,7 +48,7 @@ def opening_melds(rack_tiles, rules: Rules) -> Optional[list[Meld]]:
                                zero_jokers).solve()
     if decisions is None:
         return None
-    melds = _melds_from(decisions, n)
+    melds = melds_from(decisions, n)
     if not (rules.initial_meld_single_set and threshold) or _opens(melds, rules, threshold):
         return melds
     return _single_set(n, avail, rack_j, weight, wj, threshold, zero_jokers, value, rules)

@@ -57,7 +57,7 @@ class Rules:
     title: str = "Custom rules"
     source: str = ""
 
-    # --- the initial meld ---------------------------------------------------------------
+    # The initial meld.
     initial_meld_points: int = 30
     """Points the first meld of a player must reach, from rack tiles only."""
     initial_meld_single_set: bool = False
@@ -65,12 +65,12 @@ class Rules:
     initial_meld_joker_value: Literal["represented", "zero"] = "represented"
     """What a joker counts toward the initial meld: the tile it stands for, or nothing."""
 
-    # --- melds -----------------------------------------------------------------------------
+    # Melds.
     meld_order: Literal["any", "as-laid"] = "any"
     """``any``: a meld is valid if its tiles can be laid as a run or group (the verdict says how);
     ``as-laid``: a run's tiles must already lie in sequence, so a joker's place fixes its value."""
 
-    # --- jokers -----------------------------------------------------------------------------
+    # Jokers.
     joker_penalty: int = 30
     """What a joker left on a rack costs when someone else goes out."""
     joker_melds_manipulable: bool = True
@@ -84,7 +84,7 @@ class Rules:
     joker_group_needs_both_missing: bool = False
     """Tournament rule: a joker in a group of three is freed only by adding both missing colours."""
 
-    # --- time and penalties -----------------------------------------------------------------
+    # Time and penalties.
     turn_time_limit: int | None = 60
     """Seconds per turn, or None for no timer."""
     timeout_penalty: Literal["failed-turn", "draw"] = "failed-turn"
@@ -93,7 +93,7 @@ class Rules:
     failed_turn_draw: int = 3
     """A player who leaves an invalid table restores it, takes back their tiles and draws this many."""
 
-    # --- the round nobody wins --------------------------------------------------------------
+    # The round nobody wins.
     no_winner_winner: Literal["lowest-points", "fewest-tiles"] = "lowest-points"
     """When the pool runs out and nobody goes out: who counts as the winner."""
     no_winner_scoring: Literal["difference", "plain"] = "difference"
