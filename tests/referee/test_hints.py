@@ -16,10 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import (COLOURS, JOKER, PRESETS, Tile, all_tiles, best_move, check_turn,
-                     parse_table, parse_tiles)
+from referee import COLOURS, JOKER, PRESETS, Tile, best_move, check_turn, parse_table, parse_tiles
 
 PRESET_NAMES = ["sabra", "sabra-way", "pressman-1998", "tournament"]
+
+from tests.referee.random_tables import random_table_with_jokers
 
 
 @lru_cache(maxsize=None)
@@ -145,26 +146,7 @@ def tables_with_jokers(draw):
     """A valid table of 3-7 random runs and groups, one or two tiles swapped for jokers, and
     a rack from the tiles left."""
     rng = random.Random(draw(st.integers(0, 10 ** 9)))
-    free = Counter(all_tiles())
-    melds = []
-    for _ in range(rng.randint(3, 7)):
-        if rng.random() < 0.5:
-            colour, length = rng.choice(COLOURS), rng.randint(3, 6)
-            start = rng.randint(1, 14 - length)
-            meld = [Tile(colour, n) for n in range(start, start + length)]
-        else:
-            number = rng.randint(1, 13)
-            meld = [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
-        if all(free[t] > 0 for t in meld):
-            free.subtract(meld)
-            melds.append(meld)
-    for _ in range(rng.randint(1, 2)):
-        meld = rng.choice(melds)
-        i = rng.randrange(len(meld))
-        if not meld[i].is_joker and free[JOKER] > 0:
-            free[meld[i]] += 1
-            free[JOKER] -= 1
-            meld[i] = JOKER
+    melds, free = random_table_with_jokers(rng, longest_run=6)
     rest = [t for t in free.elements() if not t.is_joker]
     rng.shuffle(rest)
     rack = rest[:rng.randint(1, 12)]

@@ -1,0 +1,34 @@
+"""Random valid tables with jokers for the hint tests: runs and groups from one set, one or two
+tiles swapped for jokers, and the tiles still free for a rack."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee import COLOURS, JOKER, Tile, all_tiles
+
+
+def random_table_with_jokers(rng, longest_run: int = 6) -> tuple[list[list[Tile]], Counter]:
+    """3-7 valid runs (3 to ``longest_run`` tiles) and groups drawn with ``rng``, one or two of
+    their tiles swapped for jokers; the melds and the tiles of the set still free."""
+    free = Counter(all_tiles())
+    melds = []
+    for _ in range(rng.randint(3, 7)):
+        if rng.random() < 0.5:
+            colour, length = rng.choice(COLOURS), rng.randint(3, longest_run)
+            start = rng.randint(1, 14 - length)
+            meld = [Tile(colour, n) for n in range(start, start + length)]
+        else:
+            number = rng.randint(1, 13)
+            meld = [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
+        if all(free[t] > 0 for t in meld):
+            free.subtract(meld)
+            melds.append(meld)
+    for _ in range(rng.randint(1, 2)):
+        meld = rng.choice(melds)
+        i = rng.randrange(len(meld))
+        if not meld[i].is_joker and free[JOKER] > 0:
+            free[meld[i]] += 1
+            free[JOKER] -= 1
+            meld[i] = JOKER
+    return melds, free
