@@ -71,7 +71,7 @@ def test_rows_in_the_wrong_place_are_refused(reader):
     rows = [list(GRID[0]), list(GRID[1]), list(GRID[2]) + list(GRID[3]), ["J", "J"]]
     image, _ = render_table(rows, seed=8, size=(1600, 900), edition=HELD_OUT[0],
                             upside_down=0.0, angle=0.0, tilt=0.0)
-    with pytest.raises(GridError, match="long rows"):
+    with pytest.raises(GridError, match="lay the tiles out in five rows"):
         locate_grid(reader.detect(image))
 
 
