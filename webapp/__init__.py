@@ -143,4 +143,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     live.init_app(app, pages=app.config.get("PAGES", True))
     if app.config.get("PAGES", True):  # False: the JSON API only
         app.register_blueprint(pages.bp)
+    from . import calibration
+
+    calibration.init_app(app)
     return app
