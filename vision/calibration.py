@@ -42,7 +42,7 @@ from .labels import TILES
 #: Crops cut from each grid tile, each way up.
 CROPS_PER_TILE = 8
 #: Pull of the refitted last layer towards the shipped one (L2, per crop).
-PULL = 0.05
+PULL = 0.002
 STEPS = 100
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 

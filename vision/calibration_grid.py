@@ -137,6 +137,10 @@ def locate_grid(dets: list[dict]) -> list[GridTile]:
     if not (below or above):
         raise GridError(f"found no jokers under the red row: {_LAYOUT} (the jokers show "
                         f"which way up the grid lies)")
+    if below and above:  # the joker row has two tiles; a stray find is one
+        n_below, n_above = sum(map(len, below)), sum(map(len, above))
+        if n_below != n_above:
+            below, above = (below, []) if n_below > n_above else ([], above)
     if below and above:
         raise GridError(f"found tiles both above the black row and under the red row: "
                         f"{_LAYOUT}")

@@ -145,4 +145,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     if app.config.get("PAGES", True):  # False: the JSON API only
         app.register_blueprint(pages.bp)
         install.init_app(app)  # the manifest, icons and service worker of the pages
+    from . import calibration
+
+    calibration.init_app(app)
     return app

@@ -150,7 +150,10 @@ def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path
             bar.set_postfix(loss=f"{np.mean(hist[-50:]):.3f}")
     net.eval()
     export_onnx(net, torch.zeros(1, 3, CROP_H, CROP_W), out, dynamic={"crops": {0: "n"}},
-            input_name="crops")
+                input_name="crops")
+    from ..calibration_model import add_embedding_output
+
+    add_embedding_output(out)  # what calibration refits the last layer on
     return {"epochs": epochs, "crops": int(n), "batch": batch,
             "train_seconds": round(time.time() - t0, 1),
             "final_loss": round(float(np.mean(hist[-50:])), 4)}

@@ -106,7 +106,10 @@ def start_camera(app, camera: str, game_id: Optional[str] = None,
     from .reader import get_reader
 
     source = open_source(camera)
-    w = Watcher(source, reader or get_reader(app), InProcessSink(app, game_id))
+    from ..calibration import reader_for_game
+
+    reader = reader or reader_for_game(app, get_reader(app), game_id)
+    w = Watcher(source, reader, InProcessSink(app, game_id))
     app.extensions["rummiref_live"]["watchers"].append(w)
     w.start()
     target = f"game {game_id}" if game_id else "the most recently active game"

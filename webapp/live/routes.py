@@ -171,7 +171,10 @@ def post_rack_photo(game_id: str):
     if len(data) > rack.MAX_PHOTO_BYTES:
         raise ApiError(413, f"the photo is too large: "
                             f"{rack.MAX_PHOTO_BYTES // (1024 * 1024)} MiB at most")
-    out = rack.read_rack(data, rules, get_reader(current_app))
+    from ..calibration import reader_for_game
+
+    out = rack.read_rack(data, rules,
+                         reader_for_game(current_app, get_reader(current_app), game_id))
     player = request.form.get("player") or request.args.get("player")
     if player:
         out["player"] = names.get(service.name_key(player))
