@@ -5,7 +5,8 @@ default. The readers of this server (rack photos, the camera) use it where it ex
 
 ``GET  /calibrate``                        the page, for the default
 ``GET  /games/<id>/calibrate``             the page, for one game
-``POST /api/calibration``                  a grid photo (multipart ``photo``) -> the default
+``POST /api/calibration``                  a grid photo (multipart ``photo``) -> the default,
+                                           from the serving computer only
 ``POST /api/games/<id>/calibration``       the same for one game (edit token)
 """
 
@@ -18,6 +19,7 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 from . import service
 from .api_input import ApiError, require_token
 from .live.reader import ReaderUnavailable, get_reader
+from .reach import is_loopback
 from .service import Invalid
 from .transaction import read_session
 
@@ -92,6 +94,12 @@ def _learn(game_id: str | None):
 
 @bp.post("/api/calibration")
 def post_default():
+    # Every game without its own calibration reads with the default, so a stranger on the
+    # table's Wi-Fi must not replace it: only the computer running rummiref may.
+    if not is_loopback(request.remote_addr or ""):
+        raise ApiError(403, "the server's default tile set is set on the computer running "
+                            "rummiref (its /calibrate page, or `rummiref calibrate PHOTO "
+                            "--default`); from a phone, calibrate your own game from its page")
     return _learn(None)
 
 

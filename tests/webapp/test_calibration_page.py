@@ -69,6 +69,25 @@ def test_a_grid_photo_is_learned_for_the_game_of_its_owner_only(app, client, gam
     assert _stored(app) == [f"game-{game['id']}.npz"]
 
 
+def test_only_the_serving_computer_sets_the_default(app, client, real_reader):
+    """A phone on the table's Wi-Fi cannot replace the tile set every other game reads with."""
+    from vision.editions import HELD_OUT, grid_photo
+
+    app.extensions["rummiref_live"]["reader"] = real_reader.read
+    image, _ = grid_photo(HELD_OUT[2], seed=3)
+
+    def post(addr):
+        return client.post("/api/calibration", data={"photo": (BytesIO(_png(image)), "grid.png")},
+                           environ_base={"REMOTE_ADDR": addr})
+
+    r = post("192.0.2.7")
+    assert r.status_code == 403 and "computer running rummiref" in r.get_json()["error"]
+    assert _stored(app) == []
+    r = post("127.0.0.1")
+    assert r.status_code == 200, r.get_json()
+    assert _stored(app) == ["default.npz"]
+
+
 def test_the_rack_photo_of_a_game_is_read_with_its_calibration(app, client, game, real_reader):
     from vision import calibration as cal
     from vision.geometry import N_TILES
