@@ -31,9 +31,14 @@ def load_cases(name: str) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
     # A test that drives Chromium (through the `browser` fixture) is a browser test, wherever it
     # lives: `pytest -m browser` runs them all, `-m "not browser"` leaves them out.
+    # Slow tests (long training, load) run only when asked for: `pytest -m slow`.
+    asked = config.option.markexpr or ""
+    wants_slow = "slow" in asked and "not slow" not in asked
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+        if "slow" in item.keywords and not wants_slow:
+            item.add_marker(pytest.mark.skip(reason="slow: run with `pytest -m slow`"))

@@ -213,7 +213,10 @@ def test_a_change_wakes_the_streams_of_its_process_at_once_not_at_the_next_poll(
                 assert status == 201
                 assert viewer.wait_for("round-added", timeout=5)["data"]["round"]["number"] == n
                 took.append(time.monotonic() - t0)
-            assert max(took) < 0.5, f"rounds took {took} s to arrive (the poll is 3 s)"
+            # The median within half a second, every one before the poll would have brought
+            # it: a no-op wake-up makes each take about 3 s.
+            assert sorted(took)[1] < 0.5 and max(took) < 2.5, \
+                f"rounds took {took} s to arrive (the poll is 3 s)"
         finally:
             viewer.close()
 
