@@ -32,7 +32,9 @@ sys.path.insert(0, str(REPO))
 TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     "referee-turns": (
         ["referee/turns.py"],
-        ["tests/referee/test_turns.py", "tests/referee/test_jokers.py",
+        ["tests/referee/test_turns.py", "tests/referee/test_turn_boundaries.py",
+         "tests/referee/test_joker_exchange.py", "tests/referee/test_joker_new_set.py",
+         "tests/referee/test_joker_melds.py", "tests/referee/test_joker_readings.py",
          "tests/referee/test_turnlog.py", "tests/referee/test_cases_referee.py",
          "tests/referee/test_verdict_words_and_storage.py", "tests/referee/test_cli.py",
          # a property test of corrected logs: 9 s a mutant, and the tests above reach the
@@ -44,7 +46,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     "reader-steps": (
         ["vision/reader.py", "vision/melds.py"],
         ["tests/vision/test_reader_safeguards.py", "tests/vision/test_reader.py",
-         "-k", "safeguards or group_melds or sanity_check or six_or_nine or doubtful "
+         "tests/vision/test_meld_grouping.py", "-k", "safeguards or group_melds or sanity_check or six_or_nine or doubtful "
                "or upside_down or flip_corners"],
         ["vision.reader.x__suppress_duplicates*", "vision.reader.x__drop_odd_sizes*",
          "vision.reader.x__area*", "vision.reader.x__six_or_nine_by_neighbours*",
