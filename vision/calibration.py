@@ -26,7 +26,6 @@ import hashlib
 import json
 import os
 import re
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -36,8 +35,9 @@ import numpy as np
 
 from .calibration_grid import GRID, GridError, GridTile, locate_grid  # noqa: F401 (GridError)
 from .calibration_model import EMBEDDING
-from .geometry import CROP_H, CROP_W, N_TILES, NOT_A_TILE, CropSource
+from .geometry import N_TILES, NOT_A_TILE, CropSource
 from .labels import TILES
+from .instance import default_instance
 
 #: Crops cut from each grid tile, each way up.
 CROPS_PER_TILE = 8
@@ -252,22 +252,6 @@ def calibrate(reader, image, *, seed: int = 0) -> CalibrationResult:
     after = _right(cal.logits(emb[plain]), upright)
     return CalibrationResult(cal, found, missing, before, after,
                              round(time.perf_counter() - t0, 2))
-
-
-def default_instance() -> Path:
-    """The instance folder the scoresheet uses: ``$RUMMIREF_INSTANCE``, else the per-user
-    data folder (the same rule as ``webapp.default_instance_path``)."""
-    env = os.environ.get("RUMMIREF_INSTANCE")
-    if env:
-        return Path(env).expanduser().resolve()
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return (base / "rummiref").resolve()
 
 
 def calibration_path(instance: str | os.PathLike | None, game: str | None = None) -> Path:

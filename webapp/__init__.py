@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import sys
 import threading
 from pathlib import Path
 from typing import Any, Mapping, Optional
@@ -44,18 +43,10 @@ MAX_BODY_BYTES = 64 * 1024
 
 def default_instance_path() -> Path:
     """Where the database lives unless told otherwise: ``$RUMMIREF_INSTANCE``, else a per-user
-    data folder."""
-    env = os.environ.get("RUMMIREF_INSTANCE")
-    if env:
-        return Path(env).expanduser().resolve()
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return (base / "rummiref").resolve()
+    data folder (:func:`vision.instance.default_instance`, the rule calibrations follow too)."""
+    from vision.instance import default_instance
+
+    return default_instance()
 
 
 def _secret_key(instance: Path) -> str:

@@ -1,5 +1,6 @@
 """One tile's face, drawn for an edition: the numeral in its ink, or the joker's face.
 
+    >>> from vision.synth.editions import edition
     >>> face = render_tile("R7", edition("modern-bold"), np.random.default_rng(0))
     >>> face.shape                    # TILE_H x TILE_W x 4 (BGRA; alpha rounds the corners)
     (168, 120, 4)
@@ -10,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .editions import Edition, edition  # noqa: F401  (edition: the example above)
+from .editions import Edition
 
 TILE_W, TILE_H = 120, 168  # face raster (pixels), aspect of a real tile
 
