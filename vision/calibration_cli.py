@@ -14,21 +14,21 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from .calibration import CalibrationUnusable, calibrate, calibration_path, save
     from .calibration_grid import GridError
-    from .cli import _err, _load_reader
+    from .cli_output import load_reader, report_error
     from .imageio import ImageError
 
     try:
         calibration_path(args.instance, args.game)
     except ValueError as exc:
-        _err(str(exc), args)
+        report_error(str(exc), args)
         return EXIT_BAD_INPUT
-    reader = _load_reader(args)
+    reader = load_reader(args)
     if reader is None:
         return EXIT_BAD_INPUT
     try:
         result = calibrate(reader, args.photo)
     except (GridError, ImageError, CalibrationUnusable) as exc:
-        _err(f"{args.photo}: {exc}; nothing was stored", args)
+        report_error(f"{args.photo}: {exc}; nothing was stored", args)
         return EXIT_FAILED
     path = save(result.calibration, args.instance, args.game)
     if args.json:

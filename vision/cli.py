@@ -11,30 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-
-
-def _err(msg: str, args: argparse.Namespace | None = None) -> None:
-    """Bad input: a line on standard error, or under ``--json`` one JSON object on standard
-    output, like every other answer."""
-    if getattr(args, "json", False):
-        print(json.dumps({"error": msg, "exit": EXIT_BAD_INPUT}, ensure_ascii=False))
-    else:
-        print(f"rummiref: {msg}", file=sys.stderr)
-
-
-def _load_reader(args):
-    try:
-        from .reader import ModelsMissingError, Reader
-    except ImportError as exc:
-        _err(f"the tile reader needs the vision extra (pip install 'rummiref[vision]'): {exc}",
-             args)
-        return None
-    try:
-        return Reader(args.models, threads=args.threads, rules=args.rules)
-    except ModelsMissingError as exc:
-        _err(str(exc), args)
-        return None
+from .cli_output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, load_reader, report_error
 
 
 def _annotate_path(out: str, image: str, several: bool) -> Path:
@@ -45,7 +22,7 @@ def _annotate_path(out: str, image: str, several: bool) -> Path:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    reader = _load_reader(args)
+    reader = load_reader(args)
     if reader is None:
         return EXIT_BAD_INPUT
     from .calibration import reader_for
@@ -64,7 +41,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                 print(json.dumps({"image": image, "tiles": [], "melds": [], "uncertain": [],
                                   "error": str(exc)}))
             else:
-                _err(str(exc))
+                report_error(str(exc))
             continue
         if args.json:
             print(json.dumps(reading.to_json(), ensure_ascii=False))
@@ -91,7 +68,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             drawn = annotate(load_image(image), reading, args.rules, rack=args.rack)
             out.parent.mkdir(parents=True, exist_ok=True)
             if not cv2.imwrite(str(out), drawn):
-                _err(f"cannot write {out} (use a .png or .jpg name in a writable folder)")
+                report_error(f"cannot write {out} (use a .png or .jpg name in a writable folder)")
                 failed += 1
             elif not args.json:
                 print(f"  annotated: {out}")
@@ -101,9 +78,9 @@ def cmd_read(args: argparse.Namespace) -> int:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     if not folder.is_dir():
-        _err(f"{folder}: no such folder", args)
+        report_error(f"{folder}: no such folder", args)
         return EXIT_BAD_INPUT
-    reader = _load_reader(args)
+    reader = load_reader(args)
     if reader is None:
         return EXIT_BAD_INPUT
     from .evaluate import evaluate, format_result
@@ -112,7 +89,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     try:
         result = evaluate(folder, reader, confusion_png=png, progress=not args.json)
     except FileNotFoundError as exc:
-        _err(str(exc), args)
+        report_error(str(exc), args)
         return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps({k: v for k, v in result.items() if k != "per_image" or args.per_image}))

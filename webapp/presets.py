@@ -12,10 +12,8 @@ from .models import RACK_TEXT_MAX, Game
 
 
 def timeout_penalty(rules: referee.Rules) -> Optional[str]:
-    """What happens when the turn timer runs out (``service.timeout_penalty_text``)."""
-    from .service import timeout_penalty_text  # kept there; imported when first needed
-
-    return timeout_penalty_text(rules)
+    """What happens when the turn timer runs out (``Rules.timeout_outcome``)."""
+    return rules.timeout_outcome()
 
 
 def rules_json(rules: referee.Rules) -> dict[str, Any]:

@@ -18,9 +18,7 @@ the caller commits, with the game locked first (``get_game(..., lock=True)``).
 
 from __future__ import annotations
 
-from typing import Optional
 
-import referee
 
 from .changes import audit as _audit, next_version, record_change  # noqa: F401
 from .exceptions import (Conflict, Invalid, NotFound, PreconditionFailed,  # noqa: F401
@@ -41,8 +39,3 @@ from .stamps import iso, iso_ms, now_ms  # noqa: F401
 from .timer import (TIMER_ACTIONS, TIMER_WARNING_SECONDS, reset_timer,  # noqa: F401
                     starter_seat, timer_action, timer_json)
 from .tokens import hash_token, token_matches  # noqa: F401
-
-
-def timeout_penalty_text(rules: referee.Rules) -> Optional[str]:
-    """What happens when the turn timer runs out (``Rules.timeout_outcome``)."""
-    return rules.timeout_outcome()
