@@ -239,6 +239,32 @@
         refresh();
       } catch (e) { say(e.message); }
     });
+    // A rack of two rows is shown row by row (back row first), as it stands in front of the
+    // player, so a tile to check is easy to find.
+    function showRackRows(rows) {
+      const list = $("lv-rack-rows");
+      list.replaceChildren(...(rows.length > 1 ? rows.map((row, k) => {
+        const item = document.createElement("li");
+        item.textContent = (k === 0 ? t("Back row:") : t("Front row:")) + " " + row;
+        return item;
+      }) : []));
+      list.hidden = rows.length <= 1;
+    }
+    // Each tile to check, in rack order, with what it more likely is.
+    function showRackDoubts(doubts) {
+      $("lv-rack-unsure").textContent = doubts.length
+        ? t("Check these, the camera was unsure of them: %(tiles)s",
+            { tiles: doubts.map((d) => d.tile).join(" ") }) : "";
+      const list = $("lv-rack-doubts");
+      list.replaceChildren(...doubts.filter((d) => d.alternatives.length).map((d) => {
+        const item = document.createElement("li");
+        const others = d.alternatives.reduce((a, b) => t("%(a)s or %(b)s", { a, b }));
+        item.textContent = t("Tile %(place)s, read as %(tile)s: perhaps %(others)s",
+          { place: d.index + 1, tile: d.tile, others });
+        return item;
+      }));
+      list.hidden = !list.children.length;
+    }
     $("lv-rack-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const data = new FormData(ev.target);
@@ -251,8 +277,8 @@
         $("lv-rack-result").hidden = false;
         $("lv-rack-tiles").textContent = out.tiles || t("no tiles");
         $("lv-rack-value").textContent = out.value;
-        $("lv-rack-unsure").textContent = out.uncertain.length
-          ? t("Check these, the camera was unsure of them: %(tiles)s", { tiles: out.uncertain.join(" ") }) : "";
+        showRackRows(out.rows || []);
+        showRackDoubts(out.doubts || []);
         // Hand the rack to the round form on this phone; it asks before using it.
         try {
           localStorage.setItem("rummiref:rack:" + gameId + ":" + data.get("player"),

@@ -346,3 +346,53 @@ def test_the_dispute_view_corrects_with_the_keypad(phones, server, game, table):
     expect(page.locator("#lv-headline")).to_contain_text("Valid", timeout=5000)
     expect(page.locator("body")).to_contain_text("R3 corrected to R8")
     phone.shot("dispute")
+
+
+def test_a_doubtful_rack_photo_is_shown_row_by_row_with_the_tiles_to_check(
+        phones, server, game, live_app, tmp_path):
+    """A rack of two rows read with three R10s (a set has two) and a doubtful tile: the page
+    shows each row as it stands (back row first), which tiles to check, and what each more
+    likely is, in the phone's language; nothing is refused."""
+    from PIL import Image
+    from playwright.sync_api import expect
+
+    from vision.reading import Reading
+
+    def tile(t, x, y, c=0.95, alts=()):
+        return {"tile": t, "confidence": c, "alternatives": [[a, 0.2] for a in alts],
+                "corners": [[x, y], [x + 40, y], [x + 40, y + 56], [x, y + 56]]}
+
+    # a reader test double: this test is about what the phone shows of a doubtful rack
+    live_app.extensions["rummiref_live"]["reader"] = lambda image: Reading.from_json({
+        "tiles": [tile("R10", 0, 80, alts=("R1",)), tile("K5", 45, 82),
+                  tile("R10", 90, 80, 0.55, alts=("R1", "R11")),
+                  tile("R10", 0, 0), tile("B7", 45, 2)],
+        "melds": [[0, 1, 2], [3, 4]]})
+    photo = tmp_path / "rack.png"
+    Image.new("RGB", (80, 60), (200, 200, 200)).save(photo)
+
+    phone = phones("owner", PORTRAIT, locale="de-DE")
+    page = phone.page
+    page.goto(_live(server, game, owner=True))
+    page.click("details.lv-rack > summary")
+    page.set_input_files("#lv-rack-form input[name=photo]", str(photo))
+    page.click("#lv-rack-form button[type=submit]")
+    expect(page.locator("#lv-rack-tiles")).to_have_text("R10 B7 R10 K5 R10")
+    expect(page.locator("#lv-rack-rows li")).to_have_text(
+        ["Hintere Reihe: R10 B7", "Vordere Reihe: R10 K5 R10"])
+    expect(page.locator("#lv-rack-unsure")).to_have_text(
+        "Bitte prüfen, die Kamera war unsicher: R10 R10 R10")
+    # the three copies, in rack order; K5 and B7 are sure and unique, so not listed
+    expect(page.locator("#lv-rack-doubts li")).to_have_text([
+        "Stein 3, gelesen als R10: vielleicht R1",
+        "Stein 5, gelesen als R10: vielleicht R1 oder R11"])
+    phone.shot("rack-doubts", full_page=False)
+
+    # one sure row: no rows list, no doubts
+    live_app.extensions["rummiref_live"]["reader"] = lambda image: Reading.from_json({
+        "tiles": [tile("R1", 0, 0), tile("R2", 45, 0)], "melds": [[0, 1]]})
+    page.click("#lv-rack-form button[type=submit]")
+    expect(page.locator("#lv-rack-tiles")).to_have_text("R1 R2")
+    expect(page.locator("#lv-rack-rows")).to_be_hidden()
+    expect(page.locator("#lv-rack-doubts")).to_be_hidden()
+    expect(page.locator("#lv-rack-unsure")).to_have_text("")
