@@ -38,19 +38,23 @@ def game_frames(fps: float = 10.0, game=GAME, move_s: float = 0.6, hand_rest_s: 
             for k in range(n):  # reaching in and out: the arm moves each frame
                 reach = 0.25 + 0.35 * (k / (n - 1) if k < n // 2 else (n - 1 - k) / (n - 1))
                 yield t, render_coded(prev if k < n // 2 else table, seed=i, arm=reach), phase
-                t += dt; i += 1
+                t += dt
+                i += 1
             if hand:
                 for k in range(round(hand_rest_s * fps)):  # the hand rests, covering tiles
                     yield t, render_coded(prev, seed=i, arm=0.88), phase
-                    t += dt; i += 1
+                    t += dt
+                    i += 1
                 for k in range(n):
                     yield t, render_coded(table, seed=i, arm=0.3 + 0.02 * k), phase
-                    t += dt; i += 1
+                    t += dt
+                    i += 1
         for k in range(round(still_s * fps)):
             glitch = None
             if glitch_every and k % glitch_every == 1 and table:
                 first = table.split()[0]
                 glitch = {first: "K7" if first != "K7" else "K8"}
             yield t, render_coded(table, seed=i, glitch=glitch), phase
-            t += dt; i += 1
+            t += dt
+            i += 1
         prev = table

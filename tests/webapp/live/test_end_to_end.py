@@ -120,7 +120,8 @@ def test_real_time_over_http_with_end_turn_tap(live_app, game):
         cfg = WatchConfig(end_turn_poll=0.2)
         w = Watcher(iter_source(frames, fps=30), CodedFrameReader(), sink, cfg)
         w.start()
-        import urllib.request, json
+        import json
+        import urllib.request
         tapped = False
         deadline = time.monotonic() + 20
         while w.running and time.monotonic() < deadline:
