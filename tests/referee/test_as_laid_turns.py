@@ -39,3 +39,19 @@ def test_a_joker_in_a_meld_invalid_as_laid_stood_for_nothing():
     assert v.legal, v.summary()
     anyhow = check_turn(before, after, rack, rules="sabra")
     assert anyhow.codes == (Code.JOKER_NOT_REPLACED,)
+
+
+def test_a_joker_laid_into_a_meld_invalid_as_laid_stands_for_nothing_there():
+    # 003: the exchanged joker "must be used in the player's same turn as part of a new set";
+    # K1 J K2 is no set as laid (the joker would have to lie between 1 and 2), so the turn
+    # fails for that meld, and the verdict's account of the joker agrees with its verdict on
+    # the meld: exchanged for R5, laid in K1 J K2, standing for no tile there (in any order
+    # it would be the run K1 K2 K3)
+    v = check_turn("R3 R4 J", "R3 R4 R5 | K1 J K2", "R5 K1 K2", rules=AS_LAID)
+    assert v.codes == (Code.INVALID_MELD,) and v.violations[0].melds == ("K1 J K2",)
+    assert not v.melds[1].ok and v.melds[1].stands_for == ()
+    (fate,) = v.jokers
+    assert fate.taken and [str(t) for t in fate.replaced_by] == ["R5"]
+    assert (fate.after_meld, fate.stands_for) == (1, None)
+    anyhow = check_turn("R3 R4 J", "R3 R4 R5 | K1 J K2", "R5 K1 K2", rules="sabra")
+    assert anyhow.legal and str(anyhow.jokers[0].stands_for) == "K3"
