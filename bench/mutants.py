@@ -37,6 +37,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_joker_melds.py", "tests/referee/test_joker_readings.py",
          "tests/referee/test_turnlog.py", "tests/referee/test_cases_referee.py",
          "tests/referee/test_verdict_words_and_storage.py", "tests/referee/test_cli.py",
+         "tests/referee/test_initial_meld.py", "tests/referee/test_as_laid_turns.py",
          # a property test of corrected logs: 9 s a mutant, and the tests above reach the
          # same lines
          "--deselect", "tests/referee/test_turnlog.py::"

@@ -11,7 +11,8 @@ the meld it lay in; what it stood for: a reading of that meld):
 
 * The joker *stays* when it stands for the same tile after the turn and lies in a meld that
   holds at least one numbered tile of its set (the set was added to, split or shifted around
-  it). A joker that stays needs nothing more, except under ``joker_melds_manipulable=False``
+  it). In a meld left invalid after the turn it stands for no tile known, so it may stay
+  there (the invalid meld is the fault, not the joker: ``R3 R4 J`` + ``R7``). A joker that stays needs nothing more, except under ``joker_melds_manipulable=False``
   (below).
 * Otherwise it was *taken* (retrieved), which needs all of:
   - the player had made the initial meld before this turn;
@@ -218,7 +219,9 @@ class _Search:
             slots = [p for p, t in enumerate(self.after[a]) if t.is_joker]
             for r in self.aread[a] or [(None,) * len(slots)]:
                 got = dict(zip(slots, r))
-                if all(got.get(p) == s for p, s in need.get(a, {}).items()):
+                # an invalid meld (no reading: None) is the fault the verdict names; a joker
+                # in it may still have stayed, as what it stands for there is unknown
+                if all(got.get(p) in (s, None) for p, s in need.get(a, {}).items()):
                     out.update({(a, p): s for p, s in got.items()})
                     break
             else:

@@ -174,10 +174,6 @@ def _key(meld: Meld) -> tuple:
     return tuple(sorted(meld.tiles))
 
 
-def _contains(big: Counter, small: Counter) -> bool:
-    return all(big[t] >= n for t, n in small.items())
-
-
 def _listing(tiles) -> str:
     return format_tiles(sorted(tiles))
 

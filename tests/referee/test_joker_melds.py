@@ -48,3 +48,18 @@ def test_taking_a_tile_from_a_joker_meld_under_each_preset(preset, legal):
     assert v.legal is legal, v.summary()
     if not legal:
         assert codes(v) == {Code.JOKER_MELD_MANIPULATED}
+
+
+@pytest.mark.parametrize("preset", ALL)
+def test_a_wrong_tile_on_a_meld_with_a_joker_is_the_fault_not_the_joker(preset):
+    # 000: "At the end of the turn, all played tiles must be in valid sets": R7 does not
+    # continue R3 R4 J, so the turn fails for that meld alone. The joker never left its set
+    # (R3 R4 lie beside it still), so it was not taken: the joker rules ("Joker
+    # substitution") have nothing to say, and the verdict must not claim it was taken.
+    v = check_turn("R3 R4 J | K7 B7 O7", "R3 R4 J R7 | K7 B7 O7", "R7", rules=preset)
+    assert v.codes == (Code.INVALID_MELD,), v.summary()
+    assert v.violations[0].melds == ("R3 R4 J R7",)
+    assert [f.taken for f in v.jokers] == [False]
+    # the same with a tile of another colour, and with the joker in the middle of a run
+    v = check_turn("R3 J R5", "R3 J R5 K9", "K9", rules=preset)
+    assert v.codes == (Code.INVALID_MELD,), v.summary()

@@ -60,3 +60,49 @@ def test_identical_tiles_are_interchangeable():
     before = "R3 R4 J | R5 K5 B5"
     after = "R3 R4 R5 | R5 K5 B5 | J K1 K2"
     assert check_turn(before, after, "R5 K1 K2", rules="sabra-way").legal
+
+
+def test_a_declaration_names_a_meld_of_its_own_table():
+    # 001: two jokers "must be explicitly declared which tiles they represent": a declaration
+    # belongs to one meld of one table; naming a meld that table lacks is refused, for the
+    # table after the turn and for the table before it alike, with the count of its melds
+    before, after, rack = "R3 J R5", "R3 J R5 R6", "R6"
+    for which in ("jokers", "jokers_before"):
+        with pytest.raises(DeclarationError) as one:
+            check_turn(before, after, rack, **{which: {1: "R4"}})
+        assert str(one.value) == "a declaration names meld 1, but the table has 1 meld"
+    with pytest.raises(DeclarationError) as two:
+        check_turn("R3 J R5 | K7 B7 O7", "R3 J R5 | K7 B7 O7 R7", "R7", jokers={2: "R4"})
+    assert str(two.value) == "a declaration names meld 2, but the table has 2 melds"
+    assert check_turn(before, after, rack, jokers={0: "R4"}, jokers_before={0: "R4"}).legal
+
+
+def test_a_declaration_gives_one_tile_per_joker():
+    # 000: the joker assumes "the value of the tile it is being used in place of": one tile
+    # for the one joker of R3 J R5 R6; three are refused with the reason, not as a tile count
+    with pytest.raises(DeclarationError, match="holds 1 joker"):
+        check_turn("R3 J R5", "R3 J R5 R6", "R6", jokers={0: "R4 R4 R4"})
+
+
+def test_a_new_meld_is_judged_as_its_joker_was_declared():
+    # 000: the joker assumes "the value of the tile it is being used in place of"; declared as
+    # K4, the joker between R3 and R5 makes neither a run nor a group
+    before, after = "K7 B7 O7", "K7 B7 O7 | R3 J R5"
+    v = check_turn(before, after, "R3 J R5", jokers={1: "K4"})
+    assert not v.legal and v.codes == (Code.INVALID_MELD,)
+    assert v.violations[0].melds == ("R3 J R5",)
+    # declared as R4, the same meld is a run, and the verdict keeps the declaration
+    ok = check_turn(before, after, "R3 J R5", jokers={1: "R4"})
+    assert ok.legal and ok.melds[1].declared
+    assert [(i, [str(t) for t in tiles]) for i, tiles in ok.declared] == [(1, ["R4"])]
+    assert ok.to_dict()["declared"] == {"1": "R4"}
+
+
+def test_a_meld_invalid_as_declared_before_the_turn_is_not_this_players_fault():
+    # 000: "Groups are three or four same-value tiles in distinct colors": K5 B5 J, its joker
+    # declared as B5, repeats blue. It lay so before the turn and this player left it alone
+    # (R6 went on the run): it is noted, not held against them.
+    v = check_turn("K5 B5 J | R3 R4 R5", "K5 B5 J | R3 R4 R5 R6", "R6",
+                   jokers={0: "B5"}, jokers_before={0: "B5"})
+    assert v.legal, v.summary()
+    assert len(v.notes) == 1 and v.notes[0].startswith("K5 B5 J was already invalid")

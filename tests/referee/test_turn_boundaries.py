@@ -5,7 +5,7 @@ on is quoted beside it: 000 and 002 retell the 1998 Pressman rules, 001 and 003 
 Sabra rules, 004 the Sabra Way leaflet and its tournament rule."""
 
 
-from referee import Code, check_turn
+from referee import Code, check_meld, check_turn
 
 ALL = ("sabra", "pressman-1998", "sabra-way", "tournament")
 
@@ -26,3 +26,22 @@ def test_an_old_invalid_meld_excuses_only_itself():
     v = check_turn("R3 R4 | K7 B7 O7", "R3 R4 | R3 R4 | K7 B7 O7", "R3 R4")
     assert not v.legal and v.codes == (Code.INVALID_MELD,)
     assert any("already invalid" in n for n in v.notes)
+
+
+def test_two_identical_old_invalid_melds_are_both_excused():
+    # 000: "the offending player must return all sets on the table to their original state":
+    # both R3 R4 were broken before the turn, so this player restores nothing of theirs
+    v = check_turn("R3 R4 | R3 R4 | K7 B7 O7", "R3 R4 | R3 R4 | K7 B7 O7 R7", "R7")
+    assert v.legal, v.summary()
+    assert len(v.notes) == 2 and all("R3 R4 was already invalid" in n for n in v.notes)
+
+
+def test_the_note_on_an_old_invalid_meld_says_why_it_is_invalid():
+    # 000: "Runs are composed of three or more, same-colored tiles, in consecutive number
+    # order": R3 R4 R6 lacks R5; the note gives the whole reason, not a part of it
+    reason = check_meld("R3 R4 R6").reason
+    assert reason.startswith("R3 R4 R6: ") and "R5 missing" in reason
+    v = check_turn("R3 R4 R6 | K7 B7 O7", "R3 R4 R6 | K7 B7 O7 R7", "R7")
+    assert v.legal and v.notes == (
+        f"R3 R4 R6 was already invalid before this turn ({reason.removeprefix('R3 R4 R6: ')})",)
+    assert v.summary().splitlines()[-1] == "Note: " + v.notes[0]

@@ -1,9 +1,13 @@
-"""What a verdict says about an exchanged joker, and a verdict stored and read back (the live
-referee keeps each turn's verdict as JSON with the round)."""
+"""What a verdict says (the faults of a failed turn and its penalty, an exchanged joker), and a
+verdict stored and read back (the live referee keeps each turn's verdict as JSON with the round).
+
+Verdicts are worked out from the rule texts in ../shared/rules/, the sentence quoted beside
+each: 000 and 002 retell the 1998 Pressman rules, 001 and 003 the current Sabra rules, 004 the
+Sabra Way leaflet."""
 
 from __future__ import annotations
 
-from referee import check_table, check_turn
+from referee import Code, check_table, check_turn, get_rules
 from referee.turns import TurnVerdict
 
 
@@ -63,3 +67,62 @@ def test_tiles_taken_off_the_table_are_named_in_the_verdict_one_or_several():
     one = check_turn("R3 R4 R5 R6", "R3 R4 R5", "K1", rules="sabra")
     assert one.summary().splitlines()[1].startswith(
         "- R6 was on the table before the turn and is missing now:")
+
+
+# The words of a failed turn. Each message is what a player reads on the phone or in the CLI:
+# it names the tiles and melds at fault and agrees in number with them.
+
+def test_tiles_not_on_the_rack_are_named_one_or_several():
+    # 000: a player plays "one or more tiles from his rack": K11 and K12 are on no rack here
+    one = check_turn("R3 R4 R5", "R3 R4 R5 | K10 K11 K12", "K10 K11", rules="sabra")
+    assert [v.message for v in one.violations] == [
+        "K12 was added to the table but is not on the player's rack"]
+    two = check_turn("R3 R4 R5", "R3 R4 R5 | K10 K11 K12", "K10", rules="sabra")
+    assert [v.message for v in two.violations] == [
+        "K11 K12 were added to the table but are not on the player's rack"]
+    assert two.violations[0].tiles == ("K11", "K12")
+
+
+def test_an_invalid_meld_is_named_with_its_tiles():
+    # 003: "at the end of each round only legitimate sets remain"; K10 K11 B12 is none, and
+    # the verdict lists its tiles (the phones mark them on the picture)
+    v = check_turn("R3 R4 R5", "R3 R4 R5 | K10 K11 B12", "K10 K11 B12", rules="sabra")
+    assert v.codes == (Code.INVALID_MELD,)
+    assert v.violations[0].tiles == ("K10", "K11", "B12")
+
+
+def test_over_time_says_how_long_the_turn_took_and_the_limit():
+    # 003: "Player's have a time limit of 1 minute per turn"
+    v = check_turn("R3 R4 R5", "R3 R4 R5 R6", "R6", elapsed=75, rules="sabra")
+    assert [x.message for x in v.violations] == ["the turn took 75 s; the limit is 60 s"]
+
+
+def test_the_penalty_in_words_names_how_many_tiles_to_draw():
+    # 004: "A player who plays past the two-minute time limit must draw one tile from the pool."
+    late = check_turn("R3 R4 R5", "R3 R4 R5 R6", "R6", elapsed=130, rules="sabra-way")
+    assert (late.penalty, late.penalty_draw, late.restore) == ("draw 1 tile", 1, False)
+    assert late.summary().splitlines()[-1] == "Penalty: draw 1 tile."
+    # 000: "the offending player must return all sets on the table to their original state,
+    # and pick up three tiles as a penalty"
+    failed = check_turn("R3 R4 R5", "R3 R4 R5 | K1 K2", "K1 K2", rules="pressman-1998")
+    assert failed.penalty == ("restore the table as it was, take back the tiles you laid and "
+                              "draw 3 tiles")
+    # 000: "the choice of when to invoke this rule depends on how formal or "friendly" the
+    # game is": a house rule of one tile to draw, or of two tiles for running out of time
+    friendly = get_rules("sabra").replace(failed_turn_draw=1)
+    assert check_turn("R3 R4 R5", "R3 R4 R5 | K1 K2", "K1 K2", rules=friendly).penalty == (
+        "restore the table as it was, take back the tiles you laid and draw 1 tile")
+    two = get_rules("sabra-way").replace(timeout_draw=2)
+    late = check_turn("R3 R4 R5", "R3 R4 R5 R6", "R6", elapsed=130, rules=two)
+    assert (late.penalty, late.penalty_draw) == ("draw 2 tiles", 2)
+
+
+def test_a_legal_turn_has_no_penalty_and_names_its_rules():
+    # 000: once opened, a player "can, on each turn, play one or more tiles from his rack":
+    # nothing to restore, nothing to draw
+    for preset in ("sabra", "pressman-1998", "sabra-way", "tournament"):
+        v = check_turn("R3 R4 R5", "R3 R4 R5 R6", "R6", rules=preset)
+        assert v.legal and (v.penalty, v.penalty_draw, v.restore) == (None, 0, False)
+        assert v.rules == preset and v.to_dict()["rules"] == preset
+        # the initial-meld count is for a player who had not opened
+        assert v.initial_points is None and v.to_dict()["initial_points"] is None
