@@ -68,3 +68,21 @@ def test_full_set():
     tiles = referee.all_tiles()
     assert len(tiles) == 106 and sum(t.is_joker for t in tiles) == 2
     referee.check_counts(tiles)  # the full set itself is possible
+
+
+def test_a_tile_made_in_code_is_a_colour_and_a_number_or_neither():
+    # a tile with a colour and no number is no tile; the whole value is wrong, so no token
+    with pytest.raises(NotationError, match="both a colour and a number") as e:
+        Tile(Colour.RED, None)
+    assert e.value.token is None
+    with pytest.raises(NotationError, match="from 1 to 13") as e:
+        Tile(Colour.RED, 14)
+    assert e.value.token == "R14"
+
+
+def test_tiles_sort_by_colour_then_number_and_no_tile_is_below_itself():
+    # notation order K B O R, then the number; jokers last
+    tiles = [Tile.parse(x) for x in "J R1 O13 K2 B5 K1 J".split()]
+    assert [str(t) for t in sorted(tiles)] == ["K1", "K2", "B5", "O13", "R1", "J", "J"]
+    assert not Tile.parse("R7") < Tile.parse("R7") and not JOKER < JOKER
+    assert repr(Tile.parse("r7")) == "Tile('R7')" and repr(JOKER) == "Tile('J')"
