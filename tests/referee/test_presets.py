@@ -143,3 +143,17 @@ def test_a_changed_preset_is_named_as_changed():
     # and cites no rule text: the preset's sentences may not say what it does any more
     assert custom.citations() == {} and get_rules("sabra").citations()
     assert settle_round({"A": 0, "B": "J"}, winner="A", rules=custom).rules == "sabra+custom"
+
+
+def test_rules_stored_as_data_read_back_and_unknown_options_are_named():
+    # the live referee's log stores its rules as data (TurnLog.to_dict): every preset and a
+    # changed one read back equal; an option no Rules has is refused by name, not dropped
+    from referee import Rules
+    from referee.rules import UnknownRulesError
+    for preset in ALL:
+        assert Rules.from_dict(get_rules(preset).to_dict()) == get_rules(preset)
+    custom = get_rules("sabra-way").replace(joker_penalty=25)
+    assert Rules.from_dict(custom.to_dict()) == custom
+    with pytest.raises(UnknownRulesError) as e:
+        Rules.from_dict({**custom.to_dict(), "jokers_wild": True, "a_timer": 5})
+    assert str(e.value) == "unknown rule options: a_timer, jokers_wild"
