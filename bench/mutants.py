@@ -57,7 +57,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     "referee-scoring": (
         ["referee/scoring.py", "referee/changes.py"],
         ["tests/referee/test_scoring.py", "tests/referee/test_presets.py",
-         "tests/referee/test_cli.py"],
+         "tests/referee/test_cli.py", "tests/referee/test_changes.py"],
         []),
     # the joker rules judged over every account of where each tile went, and the live
     # referee's log of turns
@@ -90,7 +90,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     # the dispute view: could the tiles have been laid, and the nearest valid table
     "referee-dispute": (
         ["referee/dispute.py", "referee/nearest.py"],
-        ["tests/referee/test_nearest.py", "tests/referee/test_cli.py"],
+        ["tests/referee/test_nearest.py", "tests/referee/test_cli.py",
+         "tests/referee/test_turnlog.py", "-k", "not corrected_log_replays"],
         []),
     # the reader's steps after the networks: duplicates, odd sizes, 6 or 9, melds, sanity
     "reader-steps": (
