@@ -80,12 +80,19 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["tests/referee/test_solver.py", "tests/referee/test_cases_solver.py",
          "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py"],
         []),
-    # hints: the best legal turn, freed jokers' new sets, and the steps that tell it
+    # hints: the best legal turn, with freed jokers laid in new sets
     "referee-hints": (
         ["referee/hints.py", "referee/joker_hints.py", "referee/move.py",
-         "referee/newsets.py", "referee/steps.py"],
+         "referee/newsets.py"],
         ["tests/referee/test_hints.py", "tests/referee/test_newsets.py",
          "tests/referee/test_solver.py", "tests/referee/test_cli.py"],
+        []),
+    # a turn told as steps a person can follow (the hint's and the dispute view's words)
+    "referee-steps": (
+        ["referee/steps.py"],
+        ["tests/referee/test_steps.py", "tests/referee/test_cli.py",
+         "tests/referee/test_solver_properties.py::test_module_examples",
+         "tests/referee/test_hints.py::test_the_issues_examples"],
         []),
     # the dispute view: could the tiles have been laid, and the nearest valid table
     "referee-dispute": (
