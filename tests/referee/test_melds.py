@@ -168,3 +168,24 @@ def test_a_meld_verdict_as_json_and_back():
     assert MeldVerdict.from_dict(bad.to_dict()) == bad
     short = MeldVerdict.from_dict({"ok": False, "meld": "R7", "points": 7, "reason": "short"})
     assert (short.stands_for, short.assumed, short.declared) == ((), False, False)
+
+
+def test_run_reasons_name_the_tile_that_breaks_them():
+    # the repeated tile is named wherever it lies
+    assert "R5 appears twice" in check_meld("R6 R5 R5").reason
+    # 000: "The only limit to the length of a run is the extremes of the tile values": 13
+    v = check_meld("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 J")
+    assert not v.ok and "a run has at most 13 tiles" in v.reason
+
+
+def test_runs_in_either_direction_and_out_of_order():
+    # read from across the table R10 R9 R8 lies in sequence, also when the order is strict
+    assert check_meld("R10 R9 R8", STRICT).ok
+    # out of order, no joker: valid by default, laid as R4 R5 R6; not when strict
+    v = check_meld("R5 R4 R6")
+    assert v.ok and "when laid as R4 R5 R6" in v.reason
+    assert not check_meld("R5 R4 R6", STRICT).ok
+    # strict order reads a run as laid only (either way): K13 K2 K1 is no 1-after-13 as laid,
+    # it lacks K3 to K12
+    v = check_meld("K13 K2 K1", STRICT)
+    assert not v.ok and "cannot follow" not in v.reason and "K3" in v.reason
