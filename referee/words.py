@@ -16,4 +16,4 @@ def quoted(text: str, limit: int = QUOTE_MAX) -> str:
     """``repr`` of a piece of input, cut to its first ``limit`` characters when long."""
     if len(text) <= limit:
         return repr(text)
-    return f"{text[:limit]!r}\u2026 ({len(text) - limit} more characters)"
+    return f"{text[:limit]!r}\u2026 ({plural(len(text) - limit, 'more character')})"
