@@ -75,3 +75,23 @@ def test_the_same_melds_in_another_order_are_the_same_table():
     # the same tiles grouped otherwise are not the same table
     assert not same_table("R3 R4 R5 | R6 R7 R8", "R3 R4 R5 R6 | R7 R8")
     assert not diff_tables("R3 R4 R5 | R6 R7 R8", "R3 R4 R5 R6 | R7 R8").unchanged
+
+
+def test_melds_kept_whole_are_matched_before_melds_added_to():
+    # the same two melds in the other order: nothing broken, nothing moved (the smaller one
+    # must not be counted as added to the larger one, leaving the larger one broken)
+    d = diff_tables("K7 B7 O7 | K7 B7 O7 R7", "K7 B7 O7 R7 | K7 B7 O7")
+    assert d.unchanged and d.broken == () and d.moved == ()
+    assert strs(d.kept) == ["K7 B7 O7", "K7 B7 O7 R7"]
+    # two runs pushed together as they are: both still whole in the long run
+    d = diff_tables("R3 R4 R5 | R6 R7 R8", "R3 R4 R5 R6 R7 R8")
+    assert strs(d.kept) == ["R3 R4 R5", "R6 R7 R8"] and d.moved == ()
+
+
+def test_a_misread_table_is_compared_all_the_same():
+    # a reading may hold a third copy of a tile until it is corrected; comparing it to the
+    # table before must not fail
+    d = diff_tables("R7 R8 R9", "R7 R8 R9 | R7 R7")
+    assert strs(d.added) == ["R7", "R7"] and d.to_dict()["added"] == ["R7", "R7"]
+    assert same_table("R7 R7 R7", "R7 R7 R7") and not same_table("R7 R7 R7", "R7 R7")
+    assert diff_tables("R7 R7 R7", "R7 R7 R7").unchanged

@@ -147,3 +147,33 @@ def test_a_rack_is_points_or_tiles(rack, points):
 def test_more_bad_rounds_are_refused_with_a_reason(racks, match):
     with pytest.raises(ScoringError, match=match):
         settle_round(racks, winner="Ann")
+
+
+def test_a_round_nobody_won_is_stored_whole():
+    # what the scoresheet keeps of a round: the racks' values, the preset's name, how each
+    # rack was given, and that nobody went out
+    r = settle_round({"Ann": 3, "Ben": "R5 K13 J", "Cy": 12}, winner=None, rules="sabra")
+    d = r.to_dict()
+    assert (d["rules"], d["went_out"], d["winner"]) == ("sabra", False, "Ann")
+    assert d["rack_values"] == {"Ann": 3, "Ben": 48, "Cy": 12}
+    assert d["racks"] == {"Ann": None, "Ben": "R5 K13 J", "Cy": None}
+    tie = settle_round({"A": 5, "B": "R2 R3"}, winner=None, rules="sabra-way")
+    assert (tie.went_out, tie.rules, tie.rack_values) == (False, "sabra-way", {"A": 5, "B": 5})
+    assert tie.racks == {"A": None, "B": "R2 R3"}
+
+
+def test_a_winner_left_out_of_the_racks_gave_no_rack():
+    r = settle_round({"Ben": 7, "Cy": "K1"}, winner="Ann")
+    assert r.racks == {"Ben": None, "Cy": "K1", "Ann": None}
+
+
+@pytest.mark.parametrize("racks, winner, message", [
+    ({"Ann": 0}, "Ann", "a round needs at least two players"),
+    ({"Ann": 0, " ": 5}, "Ann", "every player needs a name"),
+    ({"Ann": 0, "Ben": "X9"}, "Ann",
+     "Ben's rack: 'X9': 'X' is not a colour (K black, B blue, O orange or Y, R red)"),
+])
+def test_bad_rounds_say_exactly_why(racks, winner, message):
+    with pytest.raises(ScoringError) as e:
+        settle_round(racks, winner=winner)
+    assert str(e.value) == message
