@@ -43,6 +43,67 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "--deselect", "tests/referee/test_turnlog.py::"
          "test_a_corrected_log_replays_to_what_a_fresh_log_fed_the_corrected_tables_says"],
         []),
+    # the notation and the rules of one meld: tiles, melds, tables, the presets, the
+    # violation codes and the words of the messages
+    "referee-notation": (
+        ["referee/tiles.py", "referee/melds.py", "referee/rules.py", "referee/words.py",
+         "referee/codes.py"],
+        ["tests/referee/test_notation.py", "tests/referee/test_melds.py",
+         "tests/referee/test_joker_melds.py", "tests/referee/test_joker_readings.py",
+         "tests/referee/test_presets.py", "tests/referee/test_verdict_words_and_storage.py",
+         "tests/referee/test_cases_referee.py", "tests/referee/test_scoring.py",
+         "tests/referee/test_cli.py"],
+        []),
+    # the end of a round: racks paid, the winner collects; and what changed between tables
+    "referee-scoring": (
+        ["referee/scoring.py", "referee/changes.py"],
+        ["tests/referee/test_scoring.py", "tests/referee/test_presets.py",
+         "tests/referee/test_cli.py", "tests/referee/test_changes.py"],
+        []),
+    # the joker rules of a turn, judged over every account of where each tile went
+    "referee-accounts": (
+        ["referee/accounts.py"],
+        ["tests/referee/test_joker_exchange.py", "tests/referee/test_joker_new_set.py",
+         "tests/referee/test_joker_readings.py", "tests/referee/test_joker_melds.py",
+         "tests/referee/test_turns.py", "tests/referee/test_cases_referee.py",
+         "tests/referee/test_verdict_words_and_storage.py"],
+        []),
+    # the live referee's log: whose turn, who opened, corrections judged again, stored
+    "referee-turnlog": (
+        ["referee/turnlog.py"],
+        ["tests/referee/test_turnlog.py",
+         # the property test of corrected logs (9 s a mutant): the tests beside it reach the
+         # same lines
+         "-k", "not corrected_log_replays"],
+        []),
+    # the exact search and what is built on it directly: arrangements, the one-player
+    # puzzle, the initial meld
+    "referee-search": (
+        ["referee/search.py", "referee/meld_build.py", "referee/solver.py",
+         "referee/opening.py"],
+        ["tests/referee/test_solver.py", "tests/referee/test_cases_solver.py",
+         "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py"],
+        []),
+    # hints: the best legal turn, with freed jokers laid in new sets
+    "referee-hints": (
+        ["referee/hints.py", "referee/joker_hints.py", "referee/move.py",
+         "referee/newsets.py"],
+        ["tests/referee/test_hints.py", "tests/referee/test_newsets.py",
+         "tests/referee/test_solver.py", "tests/referee/test_cli.py"],
+        []),
+    # a turn told as steps a person can follow (the hint's and the dispute view's words)
+    "referee-steps": (
+        ["referee/steps.py"],
+        ["tests/referee/test_steps.py", "tests/referee/test_cli.py",
+         "tests/referee/test_solver_properties.py::test_module_examples",
+         "tests/referee/test_hints.py::test_the_issues_examples"],
+        []),
+    # the dispute view: could the tiles have been laid, and the nearest valid table
+    "referee-dispute": (
+        ["referee/dispute.py", "referee/nearest.py"],
+        ["tests/referee/test_nearest.py", "tests/referee/test_cli.py",
+         "tests/referee/test_turnlog.py", "-k", "not corrected_log_replays"],
+        []),
     # the reader's steps after the networks: duplicates, odd sizes, 6 or 9, melds, sanity
     "reader-steps": (
         ["vision/reader.py", "vision/melds.py"],

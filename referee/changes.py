@@ -49,22 +49,30 @@ def diff_tables(before: TableLike, after: TableLike) -> TableDiff:
     bc, ac = Counter(b.tiles), Counter(a.tiles)
     added = tuple(sorted((ac - bc).elements()))
     taken = tuple(sorted((bc - ac).elements()))
-    after_melds = [Counter(m.tiles) for m in a]
-    whole_after = Counter(tuple(sorted(m.tiles)) for m in a)
-    broken: list[Meld] = []
-    kept: list[Meld] = []
-    for m in b:
-        key = tuple(sorted(m.tiles))
-        if whole_after[key] > 0:
-            whole_after[key] -= 1
-            kept.append(m)
-        elif any(Counter(m.tiles) <= x for x in after_melds):
-            kept.append(m)  # added to, not broken up
-        else:
-            broken.append(m)
+    # what of each meld after is not yet claimed by a meld of before kept in it: two equal
+    # melds before are two melds, and one meld after holds at most one of them whole.
+    # Melds kept whole claim theirs first, then melds added to (or joined to another).
+    room = [Counter(m.tiles) for m in a]
+    kept_at: set[int] = set()
+    for exact in (True, False):
+        for i, m in enumerate(b):
+            if i not in kept_at and _claim(room, Counter(m.tiles), exact):
+                kept_at.add(i)
+    kept = [m for i, m in enumerate(b) if i in kept_at]
+    broken = [m for i, m in enumerate(b) if i not in kept_at]
     moved_pool = Counter(t for m in broken for t in m.tiles)
     moved = tuple(sorted((moved_pool & ac).elements()))
     return TableDiff(b, a, added, taken, moved, tuple(broken), tuple(kept))
+
+
+def _claim(room: list[Counter], tiles: Counter, exact: bool) -> bool:
+    """Claim ``tiles`` in the first meld after with room for them (exactly them when
+    ``exact``): True when one had."""
+    for x in room:
+        if (x == tiles) if exact else (tiles <= x):
+            x.subtract(tiles)
+            return True
+    return False
 
 
 def same_table(a: TableLike, b: TableLike) -> bool:

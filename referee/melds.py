@@ -77,23 +77,20 @@ def _joker_note(tiles: tuple[Tile, ...], stands: tuple[Tile, ...]) -> str:
     return f"; the jokers stand for {' and '.join(notes)}"
 
 
-def _as_group(tiles: tuple[Tile, ...]) -> tuple[Optional[tuple[Tile, ...]], str]:
+def _group_why(tiles: tuple[Tile, ...]) -> str:
+    """Why the tiles are no group ("" when they are one; :func:`_group_readings` reads it)."""
     real = [t for t in tiles if not t.is_joker]
     numbers = {t.number for t in real}
     if len(numbers) > 1:
-        return None, "numbers differ (" + ", ".join(str(t) for t in real) + ")"
+        return "numbers differ (" + ", ".join(str(t) for t in real) + ")"
     if len(tiles) > len(COLOURS):
-        return None, f"a group has at most {len(COLOURS)} tiles, one of each colour"
+        return f"a group has at most {len(COLOURS)} tiles, one of each colour"
     seen = set()
     for t in real:
         if t.colour in seen:
-            return None, f"colour repeats ({t} twice)" if tiles.count(t) > 1 else \
-                f"colour repeats ({t.colour.name.lower()} twice)"
+            return f"colour repeats ({t} twice)"  # same number, same colour: t twice
         seen.add(t.colour)
-    number = real[0].number
-    missing = iter([c for c in COLOURS if c not in seen])
-    stands = tuple(Tile(next(missing), number) if t.is_joker else t for t in tiles)
-    return stands, ""
+    return ""
 
 
 def _run_from(start: int, step: int, tiles: tuple[Tile, ...], colour) -> tuple[Tile, ...]:
@@ -113,20 +110,21 @@ def _wraps(real: list[tuple[int, Tile]], n: int, order: str) -> bool:
     return any(nums <= {(s + k) % span for k in range(n)} for s in range(span - n + 1, span))
 
 
-def _as_run(tiles: tuple[Tile, ...], order: str) -> tuple[Optional[tuple[Tile, ...]], str, bool]:
-    """(stands_for in laid order, reason if invalid, rearranged?)"""
+def _run_why(tiles: tuple[Tile, ...], order: str) -> str:
+    """Why the tiles are no run under ``order`` ("" when they are one; :func:`_run_readings`
+    reads it)."""
     real = [(i, t) for i, t in enumerate(tiles) if not t.is_joker]
     colours = {t.colour for _, t in real}
     n = len(tiles)
     if len(colours) > 1:
-        return None, "colours differ (" + ", ".join(str(t) for _, t in real) + ")", False
+        return "colours differ (" + ", ".join(str(t) for _, t in real) + ")"
     colour = real[0][1].colour
     nums = [t.number for _, t in real]
     if len(set(nums)) < len(nums):
         dup = next(t for _, t in real if nums.count(t.number) > 1)
-        return None, f"{dup} appears twice", False
+        return f"{dup} appears twice"
     if n > MAX_NUMBER - MIN_NUMBER + 1:
-        return None, f"a run has at most {MAX_NUMBER} tiles", False
+        return f"a run has at most {MAX_NUMBER} tiles"
     # As laid: ascending first, then descending (a run read from the other side of the table).
     for step in (1, -1):
         starts = {t.number - step * i for i, t in real}
@@ -134,28 +132,23 @@ def _as_run(tiles: tuple[Tile, ...], order: str) -> tuple[Optional[tuple[Tile, .
             start = starts.pop()
             lo, hi = sorted((start, start + step * (n - 1)))
             if lo >= MIN_NUMBER and hi <= MAX_NUMBER:
-                return _run_from(start, step, tiles, colour), "", False
+                return ""
     wrap = (f"{Tile(colour, MIN_NUMBER)} cannot follow {Tile(colour, MAX_NUMBER)}: a run ends "
             f"at {MAX_NUMBER}, and 1 is always the lowest number")
     lo, hi = min(nums), max(nums)
     if hi - lo + 1 > n:
         if _wraps(real, n, order):
-            return None, wrap, False
+            return wrap
         gaps = [str(Tile(colour, k)) for k in range(lo, hi + 1) if k not in nums]
-        return None, f"not consecutive: {', '.join(gaps)} missing and not enough jokers", False
+        return f"not consecutive: {', '.join(gaps)} missing and not enough jokers"
     if order == "as-laid":
         if _wraps(real, n, order):
-            return None, wrap, False
-        return None, ("the tiles do not lie in sequence (1 never follows 13, and a joker's place "
-                      "fixes its value)"), False
-    # Rearranged: real tiles in order, spare jokers above the top if there is room, else below.
-    spare = n - (hi - lo + 1)
-    above = min(spare, MAX_NUMBER - hi)
-    start = lo - (spare - above)
-    if start < MIN_NUMBER:
-        return None, "not consecutive", False
-    missing = iter(k for k in range(start, start + n) if k not in nums)
-    return tuple(t if not t.is_joker else Tile(colour, next(missing)) for t in tiles), "", True
+            return wrap
+        return ("the tiles do not lie in sequence (1 never follows 13, and a joker's place "
+                "fixes its value)")
+    # Rearranged: the real tiles in order, the jokers in the gaps and then above the top or
+    # below the bottom; n <= 13 tiles always fit between 1 and 13.
+    return ""
 
 
 def _group_readings(tiles: tuple[Tile, ...]) -> list[Reading]:
@@ -205,12 +198,12 @@ def _run_readings(tiles: tuple[Tile, ...], rearrange: bool) -> list[Reading]:
 def _all_readings(t: tuple[Tile, ...], rules: Rules) -> tuple[list[Reading], str, str]:
     """(every valid reading, why not a run, why not a group). Readings valid as laid come
     first; runs that need their tiles rearranged follow (only under ``meld_order="any"``)."""
-    run, run_why, _ = _as_run(t, rules.meld_order)
-    group, group_why = _as_group(t)
+    run_why = _run_why(t, rules.meld_order)
+    group_why = _group_why(t)
     out: list[Reading] = []
-    if run is not None:
+    if not run_why:
         out += _run_readings(t, rules.meld_order == "any")
-    if group is not None:
+    if not group_why:
         out += _group_readings(t)
     return sorted(out, key=lambda r: r.rearranged), run_why, group_why
 

@@ -62,8 +62,11 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
     steps: list[MoveStep] = []
     freed_into = {}
     exchanged = Counter()  # rack tiles that took a joker's place: told by the swap step
+    swapped = Counter()  # table tiles that took a joker's place: (tile, from, joker's meld)
     for f in (verdict.jokers if verdict is not None else ()):
         exchanged.update(t for t, o in zip(f.replaced_by, f.replaced_from) if o is None)
+        swapped.update((t, o, f.before_meld) for t, o in zip(f.replaced_by, f.replaced_from)
+                       if o is not None)
     for f in (verdict.jokers if verdict is not None else ()):
         if not f.taken or f.after_meld is None:
             continue
@@ -104,7 +107,11 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
             elif o == RACK:
                 added.append(t)
             elif o not in bases and o is not None:
-                moved[o].append(t)
+                told = next(((t, o, i) for i in bases if swapped[(t, o, i)] > 0), None)
+                if told is not None:  # the swap step moved it
+                    swapped[told] -= 1
+                else:
+                    moved[o].append(t)
         if j in freed_into:
             continue
         if not bases:

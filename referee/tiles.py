@@ -90,10 +90,6 @@ class Tile:
             )
 
     @classmethod
-    def joker(cls) -> "Tile":
-        return JOKER
-
-    @classmethod
     def parse(cls, token: str) -> "Tile":
         """Parse one tile, ``r7``, ``K13``, ``Y5`` (= ``O5``), ``J``."""
         return _parse_token(token)
@@ -216,10 +212,6 @@ class Meld:
     def __init__(self, tiles: TilesLike):
         object.__setattr__(self, "tiles", parse_tiles(tiles, check=False))
 
-    @classmethod
-    def parse(cls, text: str) -> "Meld":
-        return cls(parse_tiles(text))
-
     def __iter__(self) -> Iterator[Tile]:
         return iter(self.tiles)
 
@@ -245,10 +237,6 @@ class Table:
     def __init__(self, melds: Iterable[Union[Meld, TilesLike]] = ()):
         ms = tuple(m if isinstance(m, Meld) else Meld(m) for m in melds)
         object.__setattr__(self, "melds", tuple(m for m in ms if len(m)))
-
-    @classmethod
-    def parse(cls, text: str) -> "Table":
-        return parse_table(text)
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -295,7 +283,3 @@ def parse_table(text: TableLike, *, check: bool = True) -> Table:
     if check:
         check_counts(table.tiles, "the table")
     return table
-
-
-def tile_counter(tiles: Iterable[Tile]) -> Counter:
-    return Counter(tiles)

@@ -12,15 +12,8 @@ def plural(n: int, singular: str, several: str | None = None) -> str:
     return f"{n} {singular if n == 1 else (several or singular + 's')}"
 
 
-def shorten(text: str, limit: int = QUOTE_MAX) -> str:
-    """``text`` itself when short, else its first ``limit`` characters and how many more."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}\u2026 ({len(text) - limit} more characters)"
-
-
 def quoted(text: str, limit: int = QUOTE_MAX) -> str:
     """``repr`` of a piece of input, cut to its first ``limit`` characters when long."""
     if len(text) <= limit:
         return repr(text)
-    return f"{text[:limit]!r}\u2026 ({len(text) - limit} more characters)"
+    return f"{text[:limit]!r}\u2026 ({plural(len(text) - limit, 'more character')})"

@@ -85,3 +85,107 @@ def test_points_for_initial_meld_with_joker_as_zero_variant():
     assert meld_points("K1 J K3") == 6
     assert meld_points("K1 J K3", rules, for_initial_meld=True) == 4
     assert meld_points("K1 K3 K9") == 0   # invalid melds are worth nothing
+
+
+# 000: "Runs are composed of three or more, same-colored tiles, in consecutive number order.
+# ... A 1 may not follow a 13." "Groups are three or four same-value tiles in distinct
+# colors." The reasons below say which of these a meld breaks, naming its tiles.
+
+def test_a_meld_that_is_neither_names_its_tiles_in_both_reasons():
+    assert check_meld("K5 B6 O5").reason == (
+        "K5 B6 O5: neither a run (colours differ (K5, B6, O5)) nor a group (numbers differ "
+        "(K5, B6, O5))")
+    assert check_meld("K5 B5 B5").reason == "K5 B5 B5: not a group: colour repeats (B5 twice)"
+    # a valid meld with no joker says nothing of jokers
+    assert check_meld("R4 R5 R6").reason == "R4 R5 R6: a valid run of 3 worth 15"
+    # two jokers: both named, in the order they lie
+    v = check_meld("R5 J J", kind="run")
+    assert v.reason.startswith("R5 J J: a valid run of 3 worth 18; the jokers stand for R6 and "
+                               "R7")
+
+
+@pytest.mark.parametrize("meld", ["K13 K2 K1", "K13 K1 K12"])
+def test_a_run_that_would_need_1_after_13_is_called_so_in_any_order(meld):
+    # laid in any order (the default), these tiles make a run only if 1 followed 13
+    v = check_meld(meld)
+    assert not v.ok and "K1 cannot follow K13" in v.reason, v.reason
+
+
+def test_as_laid_a_run_read_downward_may_not_wrap_either_and_a_gap_is_a_gap():
+    # O2 O1 O13 read from across the table is O13 O1 O2: 1 after 13
+    assert "O1 cannot follow O13" in check_meld("O2 O1 O13", STRICT).reason
+    assert "K3 missing" in check_meld("K1 K2 K4", STRICT).reason
+
+
+def test_a_run_read_downward_fixes_its_joker_as_laid():
+    # R10 R9 J lies in sequence read from across the table: the joker is R8, nothing to
+    # rearrange, and nothing assumed
+    v = check_meld("R10 R9 J")
+    assert [str(t) for t in v.stands_for] == ["R10", "R9", "R8"]
+    assert not v.assumed and "when laid as" not in v.reason
+
+
+def test_readings_as_laid_come_alone_and_only_of_the_kind_asked():
+    from referee import meld_readings
+    from referee.tiles import Meld, parse_tiles
+
+    def tiles(readings):
+        return [" ".join(str(t) for t in r.stands_for) for r in readings]
+
+    # R5 R6 J as laid fixes the joker as R7: a rearranged R4 is no reading of it
+    assert tiles(meld_readings("R5 R6 J")) == ["R5 R6 R7"]
+    # R6 J R5 lies in no sequence: the rearranged runs are its readings, R4 or R7 only
+    assert sorted(tiles(meld_readings("R6 J R5"))) == ["R6 R4 R5", "R6 R7 R5"]
+    assert all(r.rearranged for r in meld_readings("R6 J R5"))
+    # ... and under as-laid rules a run that must be rearranged has no reading at all
+    assert meld_readings("R6 J R5", STRICT) == () and meld_readings("R12 R13 J", STRICT) == ()
+    assert tiles(meld_readings(Meld(parse_tiles("R12 R13 J")))) == ["R12 R13 R11"]
+    # kind: K5 J J is a run (either way) or a group of any two missing colours
+    assert {r.kind for r in meld_readings("K5 J J", kind="run")} == {"run"}
+    assert len(meld_readings("K5 J J", kind="group")) == 6
+    # too few tiles, jokers only, or tiles no set holds (a misread third R7): no reading
+    assert meld_readings("R5 R6") == () and meld_readings("J J J") == ()
+    assert meld_readings("R7 R7 R7") == ()
+
+
+def test_meld_points_follow_the_rules_given():
+    zero = get_rules().replace(initial_meld_joker_value="zero")
+    assert meld_points("K1 J K3", zero) == 6   # outside the initial meld a joker counts
+    assert meld_points("R12 R13 J", STRICT) == 0 and meld_points("R12 R13 J") == 36
+
+
+def test_a_meld_verdict_as_json_and_back():
+    # the live page reads "assumed": which jokers the owner may declare (K5 J O5: B5 or R5)
+    from referee import MeldVerdict
+    v = check_meld("K5 J O5")
+    d = v.to_dict()
+    assert (d["assumed"], d["declared"], d["stands_for"]) == (True, False, ["K5", "B5", "O5"])
+    assert MeldVerdict.from_dict(d) == v
+    declared = check_meld("K5 J O5", jokers="R5")
+    assert MeldVerdict.from_dict(declared.to_dict()) == declared and declared.declared
+    # a misread table may hold tiles no set has: stored and read back all the same
+    bad = check_meld("R7 R7 R7")
+    assert MeldVerdict.from_dict(bad.to_dict()) == bad
+    short = MeldVerdict.from_dict({"ok": False, "meld": "R7", "points": 7, "reason": "short"})
+    assert (short.stands_for, short.assumed, short.declared) == ((), False, False)
+
+
+def test_run_reasons_name_the_tile_that_breaks_them():
+    # the repeated tile is named wherever it lies
+    assert "R5 appears twice" in check_meld("R6 R5 R5").reason
+    # 000: "The only limit to the length of a run is the extremes of the tile values": 13
+    v = check_meld("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 J")
+    assert not v.ok and "a run has at most 13 tiles" in v.reason
+
+
+def test_runs_in_either_direction_and_out_of_order():
+    # read from across the table R10 R9 R8 lies in sequence, also when the order is strict
+    assert check_meld("R10 R9 R8", STRICT).ok
+    # out of order, no joker: valid by default, laid as R4 R5 R6; not when strict
+    v = check_meld("R5 R4 R6")
+    assert v.ok and "when laid as R4 R5 R6" in v.reason
+    assert not check_meld("R5 R4 R6", STRICT).ok
+    # strict order reads a run as laid only (either way): K13 K2 K1 is no 1-after-13 as laid,
+    # it lacks K3 to K12
+    v = check_meld("K13 K2 K1", STRICT)
+    assert not v.ok and "cannot follow" not in v.reason and "K3" in v.reason

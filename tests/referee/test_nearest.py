@@ -124,3 +124,50 @@ def test_a_search_out_of_steps_states_its_bound():
     assert near is not None and len(near.moves) >= near.fewest
     full = nearest_table(list(table), [], ANY)
     assert full.exact and len(full.moves) <= len(near.moves)
+
+
+def test_could_lay_says_no_with_the_preset_s_penalty():
+    # 000: "the offending player must return all sets on the table to their original state,
+    # and pick up three tiles as a penalty"; K1 K2 cannot be laid with R3 R4 R5 at all
+    a = could_lay("R3 R4 R5", "R3 R4 R5 | K1 K2", "pressman-1998")
+    assert a.possible is False and a.arrangement is None
+    assert a.answer == "No: restore the table as it was and draw 3 tiles (Pressman 1998 (US))."
+    d = a.to_dict()
+    assert (d["arrangement"], d["melds"], d["moves"], d["as_laid"]) == (None, None, [], False)
+    one = get_rules("sabra").replace(failed_turn_draw=1)
+    assert could_lay("R3 R4 R5", "R3 R4 R5 | K1 K2", one).answer.startswith(
+        "No: restore the table as it was and draw 1 tile (")
+
+
+def test_could_lay_answers_in_words_what_to_move():
+    # 000: "At the end of the turn, all played tiles must be in valid sets." R3 went into
+    # the group K5 B5 O5: back to R1 R2 it goes, one tile moved
+    a = could_lay("R1 R2 R3 | K5 B5 O5 R5", "R1 R2 | R3 K5 B5 O5 | R5 R6 R7")
+    assert a.answer == ("Yes: move 1 tile (R3 from R3 K5 B5 O5 to R1 R2 R3) and the table is "
+                        "valid: R1 R2 R3 | K5 B5 O5 | R5 R6 R7.")
+    assert a.to_dict()["melds"] == ["R1 R2 R3", "K5 B5 O5", "R5 R6 R7"]
+    # two tiles: "tiles"
+    a = could_lay("R1 R2 R3 R4 | K7 B7 O7", "R1 R2 | R3 R4 K7 B7 O7")
+    assert a.possible and len(a.moves) == 2 and "move 2 tiles (" in a.answer
+    # 000: "At the end of each turn, all sets on the table must be valid"; tiles on the table
+    # stay there: R6 taken off goes back
+    a = could_lay("R3 R4 R5 R6", "R3 R4 R5")
+    assert a.answer == ("Yes, with the tiles taken put back (R6): move 1 tile (R6 back into "
+                        "R3 R4 R5 R6): R3 R4 R5 R6.")
+    assert a.to_dict()["moves"] == [{"tile": "R6", "from": None, "to": "R3 R4 R5 R6"}]
+    # a valid table as laid, nothing taken
+    a = could_lay("R3 R4 R5", "R3 R4 R5 R6")
+    assert a.answer == "Yes, and they were: every meld on the table is valid as laid."
+    assert str(a.arrangement) == "R3 R4 R5 R6" and a.moves == ()
+    # valid melds after, but a tile taken: not as laid
+    assert not could_lay("R3 R4 R5 | K1 K2 K3 K4", "R3 R4 R5 | K1 K2 K3").as_laid
+
+
+def test_could_lay_refuses_a_reading_no_set_can_hold():
+    # three R7s between the two tables: a misreading, neither yes nor no
+    a = could_lay("R7 R7", "R7 R7 | R7 R8 R9")
+    assert a.possible is None and a.arrangement is None
+    assert a.answer == ("The reading is not a real set of tiles (R7: a third R7 in the tiles "
+                        "of this turn; a set has only 2 of each tile); correct it first.")
+    # two R7s before, the same two after: a real set
+    assert could_lay("R7 R7", "R7 R8 R9 | R5 R6 R7").possible is True

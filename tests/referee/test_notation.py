@@ -68,3 +68,65 @@ def test_full_set():
     tiles = referee.all_tiles()
     assert len(tiles) == 106 and sum(t.is_joker for t in tiles) == 2
     referee.check_counts(tiles)  # the full set itself is possible
+
+
+def test_a_tile_made_in_code_is_a_colour_and_a_number_or_neither():
+    # a tile with a colour and no number is no tile; the whole value is wrong, so no token
+    with pytest.raises(NotationError) as e:
+        Tile(Colour.RED, None)
+    assert str(e.value) == "a tile has both a colour and a number, or neither (a joker)"
+    assert e.value.token is None
+    with pytest.raises(NotationError, match="from 1 to 13") as e:
+        Tile(Colour.RED, 14)
+    assert e.value.token == "R14"
+
+
+def test_tiles_sort_by_colour_then_number_and_no_tile_is_below_itself():
+    # notation order K B O R, then the number; jokers last
+    tiles = [Tile.parse(x) for x in "J R1 O13 K2 B5 K1 J".split()]
+    assert [str(t) for t in sorted(tiles)] == ["K1", "K2", "B5", "O13", "R1", "J", "J"]
+    assert not Tile.parse("R7") < Tile.parse("R7") and not JOKER < JOKER
+    assert repr(Tile.parse("r7")) == "Tile('R7')" and repr(JOKER) == "Tile('J')"
+
+
+def test_a_third_copy_is_named_where_it_was_found():
+    # 002: "There are 104 number tiles in the game (valued 1 to 13 in four different colors,
+    # but duplicated) and two jokers": a third R7 or a third joker is a misreading
+    with pytest.raises(ImpossibleTilesError) as e:
+        parse_tiles("R7 R7 R7")
+    assert str(e.value) == "R7: a third R7 in these tiles; a set has only 2 of each tile"
+    with pytest.raises(ImpossibleTilesError) as e:
+        parse_tiles("J J J")
+    assert str(e.value) == "J: a third joker in these tiles; a set has only 2"
+    with pytest.raises(ImpossibleTilesError) as e:
+        parse_table("R7 R8 R9 | R7 K7 B7 | O7 R7 K7")
+    assert str(e.value) == "R7: a third R7 in the table; a set has only 2 of each tile"
+    # asked not to check (a camera's reading, compared before it is corrected), none raises
+    assert len(parse_tiles("R7 R7 R7", check=False)) == 3
+    assert str(parse_table("R7 R7 R7 | R7", check=False)) == "R7 R7 R7 | R7"
+
+
+def test_a_rack_is_one_list_of_tiles():
+    for text in ("R1 R2 R3 | K1 K2 K3", "R1 R2 R3\nK1 K2 K3"):
+        with pytest.raises(NotationError) as e:
+            parse_tiles(text)
+        assert str(e.value) == ("these are several melds (separated by | or new lines); give "
+                                "one list of tiles") and e.value.token == "|"
+    # a new line at the end is no second meld
+    assert len(parse_tiles("R1 R2 R3\n")) == 3
+
+
+def test_odd_tokens_a_person_may_type():
+    # "joker" spelled out is a joker; an empty token in a list is named as empty
+    assert parse_tiles("Joker R5 R6") == (JOKER, Tile(Colour.RED, 5), Tile(Colour.RED, 6))
+    with pytest.raises(NotationError) as e:
+        parse_tiles(["R7", " "])
+    assert str(e.value) == "empty tile" and e.value.token == " "
+    # a bad token of 24 characters is quoted whole; of 25, by its first 24 and 1 more
+    whole = "R" + "9" * 23
+    with pytest.raises(NotationError) as e:
+        parse_tiles(whole)
+    assert str(e.value) == f"{whole!r}: tile numbers run from 1 to 13"
+    with pytest.raises(NotationError) as e:
+        parse_tiles(whole + "9")
+    assert str(e.value) == f"{whole!r}\u2026 (1 more character): tile numbers run from 1 to 13"

@@ -81,3 +81,79 @@ def test_a_joker_counts_the_tile_it_stands_for_in_the_initial_meld(preset, legal
     from referee import check_turn
     v = check_turn("", "R9 J R11", "R9 J R11", rules=preset, opened=False)
     assert v.initial_points == 30 and v.legal is legal, v.summary()
+
+
+def test_each_preset_describes_its_rules_in_plain_sentences():
+    # What `rummiref presets` and the scoresheet print: each line says what the preset's text
+    # says. 000 (Pressman): "he must play a set with a value of at least 30 points"; "The
+    # joker has a penalty value of 30."; "The joker must be played that same turn in a set
+    # with at least two other tiles from the player's rack."; no timer; "the player with the
+    # least number of tiles in their rack is the winner. Scoring is then carried out in the
+    # normal manner."; "pick up three tiles as a penalty".
+    assert get_rules("pressman-1998").describe() == [
+        "Initial meld: at least 30 points in a single set, from rack tiles only",
+        "Joker left on a rack: 30 points",
+        "Melds holding a joker may be rearranged",
+        "Joker retrieval: replace it with the tile it stands for (from the rack); play the "
+        "joker in a new set that turn, with at least 2 other tiles from the rack",
+        "No turn timer",
+        "Invalid table at the end of a turn: restore it, take back your tiles and draw 3",
+        "Pool exhausted, nobody out: the fewest tiles wins; scored like a normal round",
+    ]
+    # 004 (Sabra Way): "an initial meld of 50 points in one or more sets"; "A meld containing
+    # a Joker may not be manipulated."; "Two minutes per turn"; "must draw one tile from the
+    # pool"; "Each of the losers adds up his total remaining tile value, subtracts the
+    # winner's total".
+    assert get_rules("sabra-way").describe() == [
+        "Initial meld: at least 50 points in one or more sets, from rack tiles only",
+        "Joker left on a rack: 30 points",
+        "Melds holding a joker may only be added to until the joker is retrieved",
+        "Joker retrieval: replace it with the tile it stands for (from the rack); play the "
+        "joker in a new set that turn, with at least 2 other tiles from the rack",
+        "Turn timer: 120 s; over time: draw 1",
+        "Invalid table at the end of a turn: restore it, take back your tiles and draw 3",
+        "Pool exhausted, nobody out: the lowest rack wins; each loser scores minus the "
+        "difference to the winner's rack",
+    ]
+    # 003 (Sabra): "The tile used to replace the joker can come from the player's rack or
+    # from the table."; "a time limit of 1 minute per turn". 004's tournament rule: "a Joker
+    # taken from a group of three tiles must be replaced with both missing tiles".
+    sabra = get_rules("sabra").describe()
+    assert sabra[3] == ("Joker retrieval: replace it with the tile it stands for (from the "
+                        "rack or table); play the joker in a new set that turn")
+    assert sabra[4] == "Turn timer: 60 s; over time: restore the table and draw 3"
+    assert get_rules("tournament").describe()[3] == (
+        sabra[3] + "; from a group of three, only by adding both missing colours")
+    # the house variant where a joker counts nothing toward the initial meld (an option, in
+    # no preset) says so on its first line
+    zero = get_rules().replace(initial_meld_joker_value="zero").describe()
+    assert zero[0] == ("Initial meld: at least 30 points in one or more sets, from rack tiles "
+                       "only (a joker counts 0)")
+
+
+def test_a_changed_preset_is_named_as_changed():
+    # A round scored or a turn judged under changed rules must not be shown under the
+    # preset's own name: "sabra" with a 25-point joker is "sabra+custom", however often
+    # changed, unless the change names it.
+    from referee import settle_round
+    custom = get_rules("sabra").replace(joker_penalty=25)
+    assert custom.name == "sabra+custom"
+    assert custom.replace(joker_penalty=20).name == "sabra+custom"
+    assert get_rules("sabra").replace(name="house", joker_penalty=25).name == "house"
+    # and cites no rule text: the preset's sentences may not say what it does any more
+    assert custom.citations() == {} and get_rules("sabra").citations()
+    assert settle_round({"A": 0, "B": "J"}, winner="A", rules=custom).rules == "sabra+custom"
+
+
+def test_rules_stored_as_data_read_back_and_unknown_options_are_named():
+    # the live referee's log stores its rules as data (TurnLog.to_dict): every preset and a
+    # changed one read back equal; an option no Rules has is refused by name, not dropped
+    from referee import Rules
+    from referee.rules import UnknownRulesError
+    for preset in ALL:
+        assert Rules.from_dict(get_rules(preset).to_dict()) == get_rules(preset)
+    custom = get_rules("sabra-way").replace(joker_penalty=25)
+    assert Rules.from_dict(custom.to_dict()) == custom
+    with pytest.raises(UnknownRulesError) as e:
+        Rules.from_dict({**custom.to_dict(), "jokers_wild": True, "a_timer": 5})
+    assert str(e.value) == "unknown rule options: a_timer, jokers_wild"

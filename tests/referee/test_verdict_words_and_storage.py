@@ -126,3 +126,23 @@ def test_a_legal_turn_has_no_penalty_and_names_its_rules():
         assert v.rules == preset and v.to_dict()["rules"] == preset
         # the initial-meld count is for a player who had not opened
         assert v.initial_points is None and v.to_dict()["initial_points"] is None
+
+
+def test_a_stored_verdict_keeps_the_melds_each_violation_names():
+    # 000: "At the end of the turn, all played tiles must be in valid sets." R3 R4 is two
+    # tiles, not a set: the violation names that meld, in the JSON the API sends and after
+    # the verdict is stored and read back.
+    v = check_turn("K7 B7 O7", "K7 B7 O7 | R3 R4", "R3 R4", rules="sabra")
+    assert not v.legal
+    bad = [x for x in v.to_dict()["violations"] if x["melds"]]
+    assert bad and bad[0]["melds"] == ["R3 R4"], v.to_dict()["violations"]
+    back = TurnVerdict.from_dict(v.to_dict())
+    assert back == v and any(x.melds == ("R3 R4",) for x in back.violations)
+
+
+def test_a_stored_violation_with_only_its_code_and_message_reads_with_no_melds_or_tiles():
+    from referee import Code
+    v = TurnVerdict.from_dict({"legal": False, "kind": "play", "opened": True, "rules": "sabra",
+                               "violations": [{"code": "invalid-meld", "message": "R3 R4"}]})
+    (x,) = v.violations
+    assert (x.code, x.message, x.melds, x.tiles) == (Code.INVALID_MELD, "R3 R4", (), ())
