@@ -270,3 +270,7 @@ def test_the_size_check_at_its_boundaries():
     assert _drop_odd_sizes(sure + [at_threshold], 0.75) == (sure + [at_threshold], [])
     just_small = tile("O2", 0.3, 700, 1 / ODD_SIZE + 1e-6)
     assert _drop_odd_sizes(sure + [just_small], 0.75) == (sure + [just_small], [])
+    # a find's size is its outline's area, whichever way it lies: a doubtful tile 0.6 times
+    # the others' size, turned 45 degrees on the table, is still a tile's size
+    turned = TileReading("O2", 0.3, rect_corners((700, 100), 18, 25.2, (0.7071, 0.7071)))
+    assert _drop_odd_sizes(sure + [turned], 0.75) == (sure + [turned], [])
