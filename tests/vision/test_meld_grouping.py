@@ -79,3 +79,160 @@ def test_sanity_check_flags_third_copies_and_jokers():
     assert set(flags) == {2, 5}
     assert "3 copies of K5" in flags[2].reason
     assert "3 jokers" in flags[5].reason
+
+
+def _turned(x, y, tile, degrees, conf=0.99, upside_down=False):
+    """A tile turned ``degrees`` from square-on, read upside down or not."""
+    a = np.radians(degrees)
+    down = np.array([np.sin(a), np.cos(a)]) * (-1 if upside_down else 1)
+    c = rect_corners((x, y), 70, 97, down)
+    return TileReading(tile, conf, c, [], upside_down=upside_down)
+
+
+def test_two_tiles_side_by_side_are_one_meld_in_laid_order():
+    """A meld being laid (two tiles so far) is grouped; listed right to left, it is still
+    ordered as laid."""
+    tiles = [_tile_at(172, 100, "R5"), _tile_at(100, 100, "R4")]
+    assert group_melds([t.corners for t in tiles]) == [[1, 0]]
+
+
+def test_a_tile_out_of_line_by_a_third_of_its_height_joins_by_half_it_does_not():
+    """Hand-laid tiles are not in a perfect line: up to MAX_ACROSS (0.35) tile heights of
+    misalignment is one meld; half a tile height out of line is another row."""
+    near = [_tile_at(100, 100, "R4"), _tile_at(172, 100 + 0.3 * 97, "R5")]
+    assert group_melds([t.corners for t in near]) == [[0, 1]]
+    far = [_tile_at(100, 100, "R4"), _tile_at(172, 100 + 0.5 * 97, "R5")]
+    assert sorted(group_melds([t.corners for t in far])) == [[0], [1]]
+
+
+def test_a_row_of_touching_tiles_is_one_meld_when_some_outlines_overlap():
+    """The finder draws an outline a little big or small: neighbours 0.95 and 1.05 tile
+    widths apart are both side by side, and the row is one meld, in order."""
+    tiles = [_tile_at(100, 100, "R3"), _tile_at(100 + 0.95 * 70, 100, "R4"),
+             _tile_at(100 + 2.0 * 70, 100, "R5")]
+    assert group_melds([t.corners for t in tiles]) == [[0, 1, 2]]
+
+
+def test_a_find_over_the_join_of_two_tiles_does_not_join_the_meld_between_them():
+    """Each tile has one neighbour on each side: a stray find partly over two tiles of a meld
+    (a shadow, a tile's edge) stays on its own and the meld keeps its order."""
+    meld = [_tile_at(100 + 72 * k, 100, t) for k, t in enumerate(["R3", "R4", "R5"])]
+    stray = _tile_at(172 + 0.8 * 70, 100 + 0.3 * 97, "K1")
+    melds = group_melds([t.corners for t in meld + [stray]])
+    assert sorted(melds) == [[0, 1, 2], [3]]
+
+
+@pytest.mark.parametrize("upside_down", [False, True])
+def test_a_meld_is_ordered_the_way_most_of_its_tiles_are_read(upside_down):
+    """Tiles laid by hand, each a few degrees out of line, the middle one misread the other
+    way up, listed in no order: the meld is ordered as the majority of its tiles read (from
+    the camera's right to left when they lie upside down for it)."""
+    xs = dict(zip(["R3", "R4", "R5"], [244, 172, 100] if upside_down else [100, 172, 244]))
+    turns = {"R3": 2.0, "R4": -3.0, "R5": 4.0}
+    tiles = [_turned(xs[t], 100, t, turns[t], upside_down=(upside_down != (t == "R4")))
+             for t in ["R5", "R3", "R4"]]
+    [meld] = group_melds([t.corners for t in tiles])
+    assert [tiles[i].tile for i in meld] == ["R3", "R4", "R5"]
+
+
+def _rows(*rows):
+    """A reading of melds laid in rows 200 px apart: each row a list of (tile, confidence,
+    alternatives[, upside down])."""
+    tiles = []
+    for r, row in enumerate(rows):
+        for k, spec in enumerate(row):
+            t, conf, alts, *up = spec
+            down = (0, -1) if up and up[0] else (0, 1)
+            tiles.append(_tile_at(100 + 72 * k, 100 + 200 * r, t, conf, alts, down=down))
+    reading = Reading(tiles=tiles)
+    reading.melds = group_melds([t.corners for t in tiles])
+    assert len(reading.melds) == len(rows)
+    return reading
+
+
+def test_sanity_check_looks_at_every_meld_whatever_comes_before():
+    """A valid meld, then a pair, then a meld with a doubtful tile and one turned round: the
+    later melds are checked too."""
+    r = _rows([("K5", 0.99, []), ("B5", 0.99, []), ("O5", 0.99, [])],
+              [("K1", 0.99, []), ("K2", 0.99, [])],
+              [("R6", 0.99, []), ("R8", 0.6, [("R7", 0.35)]), ("R8", 0.99, [], True)])
+    flags = {u.index: u for u in sanity_check(r)}
+    assert set(flags) == {6, 7}
+    assert flags[6].reason.startswith("R8 read at 0.60; as R7 the run would be valid")
+    assert flags[7].reason == "R8 lies the other way up from the rest of its meld"
+
+
+def test_sanity_check_names_a_run_with_a_joker_a_run():
+    """B7 R8 J with B7 in doubt, R7 its runner-up: as R7 it is a run (R7 R8 and a joker for
+    R9 or R6), and the suggestion says run."""
+    r = _rows([("B7", 0.6, [("R7", 0.3)]), ("R8", 0.99, []), ("J", 0.99, [])])
+    [u] = sanity_check(r)
+    assert u.index == 0 and u.alternatives == ["R7"]
+    assert u.reason.startswith("B7 read at 0.60; as R7 the run would be valid")
+
+
+def test_sanity_check_second_guesses_only_tiles_read_below_097():
+    """A tile read at 0.97 or more stands, even where its runner-up would make the meld
+    valid; below that, a runner-up at 0.02 or more is offered."""
+    sure = _rows([("R6", 0.99, []), ("R8", 0.97, [("R7", 0.02)]), ("R8", 0.99, [])])
+    assert sanity_check(sure) == []
+    sure = _rows([("R6", 0.99, []), ("R8", 0.98, [("R7", 0.02)]), ("R8", 0.99, [])])
+    assert sanity_check(sure) == []
+    doubt = _rows([("R6", 0.99, []), ("R8", 0.9, [("R9", 0.08), ("R7", 0.02)]),
+                   ("R8", 0.99, [])])
+    [u] = sanity_check(doubt)
+    assert (u.index, u.alternatives) == (1, ["R7"])
+
+
+def test_sanity_check_follows_the_rules_it_is_given():
+    """With runs that must lie in order (``meld_order="as-laid"``: "a run's tiles must already
+    lie in sequence"; shared/rules 003: "A “run” is a set of three or more consecutive (one
+    after the other) numbers, which are all of the same colour"), R8 R6 R7 as laid is not a
+    run, and the doubtful R8 is suggested as R5; B9 B6 B7 is mended by B5, not by B8."""
+    from dataclasses import replace
+
+    from referee import get_rules
+
+    as_laid = replace(get_rules(), meld_order="as-laid")
+    r = _rows([("R8", 0.6, [("R5", 0.35)]), ("R6", 0.99, []), ("R7", 0.99, [])],
+              [("B9", 0.6, [("B8", 0.3), ("B5", 0.05)]), ("B6", 0.99, []), ("B7", 0.99, [])])
+    flags = {u.index: u for u in sanity_check(r, as_laid)}
+    assert flags[0].reason.startswith("R8 read at 0.60; as R5 the run would be valid")
+    assert flags[0].alternatives == ["R5"]
+    assert flags[3].reason.startswith("B9 read at 0.60; as B5 the run would be valid")
+    assert flags[3].alternatives == ["B5"]
+    # under the default rules (any order) R8 R6 R7 is a run: only its doubt is flagged
+    flags = {u.index: u for u in sanity_check(r)}
+    assert flags[0].reason == "R8 read at 0.60"
+    assert flags[3].alternatives[0] == "B8"
+
+
+def test_the_tile_turned_from_the_majority_of_its_meld_is_flagged():
+    """Five tiles with two turned round: the two are flagged; three with two turned round:
+    the third is."""
+    r = _rows([("R3", 0.99, []), ("R4", 0.99, [], True), ("R5", 0.99, []),
+               ("R6", 0.99, [], True), ("R7", 0.99, [])],
+              [("K3", 0.99, [], True), ("K4", 0.99, [], True), ("K5", 0.99, [])])
+    flags = {u.index: u.reason for u in sanity_check(r)}
+    assert flags == {1: "R4 lies the other way up from the rest of its meld",
+                     3: "R6 lies the other way up from the rest of its meld (upside down it "
+                        "reads R9)",
+                     7: "K5 lies the other way up from the rest of its meld"}
+
+
+def test_a_tile_read_at_the_doubt_threshold_is_not_in_doubt():
+    """``uncertain_below``: a tile read below it is listed, at it, it is not; the two likeliest
+    other readings are offered."""
+    alts = [("K3", 0.1), ("K8", 0.05), ("K2", 0.03)]
+    r = _rows([("K5", 0.75, alts)], [("K6", 0.7499, alts)])
+    [u] = sanity_check(r, uncertain_below=0.75)
+    assert u.index == 1 and u.reason == "K6 read at 0.75" and u.alternatives == ["K3", "K8"]
+
+
+def test_a_third_copy_is_offered_its_two_likeliest_other_readings():
+    specs = [("K5", 0.99, []), ("K5", 0.98, []), ("K5", 0.8, [("K3", 0.1), ("K8", 0.05),
+                                                              ("K2", 0.03)])]
+    tiles = [_tile_at(100 + 300 * k, 100, t, c, a) for k, (t, c, a) in enumerate(specs)]
+    r = Reading(tiles=tiles, melds=[[i] for i in range(3)])
+    [u] = sanity_check(r)
+    assert u.index == 2 and u.alternatives == ["K3", "K8"]

@@ -78,21 +78,34 @@ def test_a_tile_read_with_doubt_is_listed_as_uncertain(reader, table):
     assert [d["index"] for d in wire["uncertain"]] == [u.index]
 
 
-def test_a_tile_turned_round_in_its_meld_is_flagged(reader, table):
-    img, labels = table
-    corners = labels[1][1]                           # R4 lies upside down between R3 and R5
+def _turned_round(img: np.ndarray, corners) -> np.ndarray:
+    """The picture with one tile turned round about its own centre (laid upside down)."""
     cx, cy = np.round(corners.mean(0)).astype(int)
     hw, hh = np.ceil((corners.max(0) - corners.min(0)) / 2).astype(int)
     turned = img.copy()
-    box = np.s_[cy - hh:cy + hh + 1, cx - hw:cx + hw + 1]   # turned about its own centre
+    box = np.s_[cy - hh:cy + hh + 1, cx - hw:cx + hw + 1]
     turned[box] = cv2.rotate(img[box], cv2.ROTATE_180)
-    reading = reader.read(turned)
-    assert ["R3", "R4", "R5"] in reading.meld_tiles
-    i = _tiles(reading).index("R4")
+    return turned
+
+
+@pytest.mark.parametrize("text, reason, alternatives", [
+    (TABLE, "R4 lies the other way up from the rest of its meld", []),
+    # a classic 6 has its bar: the reader is sure of it upside down, so it stays a 6 (the
+    # 6-or-9 step leaves a sure tile alone) and the flag says what it reads the other way up
+    ("R5 R6 R7 | K7 B7 O7", "R6 lies the other way up from the rest of its meld "
+                            "(upside down it reads R9)", ["R9"]),
+])
+def test_a_tile_turned_round_in_its_meld_is_flagged(reader, text, reason, alternatives):
+    img, labels = render_table(text, seed=5, classic=True, upside_down=0.0, angle=0.0,
+                               tile_width=60, tilt=0.0)
+    middle = text.split()[1]                         # lies upside down between its neighbours
+    reading = reader.read(_turned_round(img, labels[1][1]))
+    assert text.split()[:3] in reading.meld_tiles
+    i = _tiles(reading).index(middle)
     assert reading.tiles[i].upside_down and reading.tiles[i].confidence >= reader.uncertain_below
-    flagged = {u.index: u.reason for u in reading.uncertain}
-    assert list(flagged) == [i]
-    assert flagged[i] == "R4 lies the other way up from the rest of its meld"
+    assert reading.notes == []                       # nothing changed
+    [u] = reading.uncertain
+    assert (u.index, u.reason, u.alternatives) == (i, reason, alternatives)
 
 
 def _symmetric_edition(font) -> Edition:
@@ -104,25 +117,68 @@ def _symmetric_edition(font) -> Edition:
                    side=(190, 195, 200))
 
 
-@pytest.mark.parametrize("text, meld, six_or_nine", [
-    ("K5 K6 K7 | R8 R9 R10", ["K5", "K6", "K7"], "K6"),
-    ("B4 B5 B6 | O9 O10 O11", ["O9", "O10", "O11"], "O9"),
+@pytest.mark.parametrize("text, seed, meld, six_or_nine", [
+    ("K5 K6 K7 | R8 R9 R10", 1, ["K5", "K6", "K7"], "K6"),
+    ("B4 B5 B6 | O9 O10 O11", 1, ["O9", "O10", "O11"], "O9"),
+    # the K6 before it is read the way up of the meld, with a little doubt (K9 at 0.07): it
+    # stays, and the K9 after it is still looked at
+    ("K6 K7 K8 K9", 1, ["K6", "K7", "K8", "K9"], "K9"),
+    # the K6 before it is read surely (K9 under 0.05): the K9 after it is still looked at
+    ("K4 K5 K6 K7 K8 K9", 4, ["K4", "K5", "K6", "K7", "K8", "K9"], "K9"),
 ])
-def test_a_doubted_six_or_nine_follows_the_way_up_of_its_meld(reader, text, meld, six_or_nine):
-    img, _ = render_table(text, seed=1, edition=_symmetric_edition(cv2.FONT_HERSHEY_SIMPLEX),
+def test_a_doubted_six_or_nine_follows_the_way_up_of_its_meld(reader, monkeypatch, text, seed,
+                                                              meld, six_or_nine):
+    img, _ = render_table(text, seed=seed, edition=_symmetric_edition(cv2.FONT_HERSHEY_SIMPLEX),
                           upside_down=0.0, angle=0.0)
+    # each find with a score of its own, to see that the turned tile keeps its find's
+    found = [{**d, "score": 0.5 + 0.05 * k} for k, d in enumerate(Reader.detect(reader, img))]
+    monkeypatch.setattr(reader, "detect", lambda image: found)
     reading = reader.read(img)
     assert meld in reading.meld_tiles
     i = _tiles(reading).index(six_or_nine)
     t = reading.tiles[i]
     assert not t.upside_down                       # the way up of its upright meld
     other = six_or_nine[0] + {"6": "9", "9": "6"}[six_or_nine[1:]]
-    # on its own the tile read as the other numeral upside down, and the note says so
-    assert dict(t.alternatives)[other] > t.confidence
+    # on its own the tile read as the other numeral upside down: that reading comes first
+    # among its alternatives, and the reading taken is not one of them
+    assert t.alternatives[0][0] == other and t.alternatives[0][1] > t.confidence
+    assert six_or_nine not in dict(t.alternatives)
     [note] = [n for n in reading.notes if n.startswith(six_or_nine + ":")]
     assert "6 and 9 look alike" in note and f"on its own: {other} at" in note
+    assert len(reading.notes) == 1                 # no other tile turned
     # it is still in doubt, and listed so
     assert i in {u.index for u in reading.uncertain}
+    # it is the same find, turned: its finder's score goes with it (the wire form sends it)
+    [d] = [d for d in found if np.hypot(*(d["centre"] - t.centre)) < 2.0]
+    assert reading.to_json()["tiles"][i]["score"] == pytest.approx(d["score"], abs=1e-4)
+
+
+@pytest.mark.parametrize("text, seed, lone", [
+    ("K6 B6 O6", 3, "B9"),      # K6 read surely upright, B6 doubted as a 9 upside down
+    ("K9 B9 O9", 2, "K6"),      # B9 read surely upright, K9 doubted as a 6 upside down
+])
+def test_in_a_group_of_sixes_or_nines_no_tile_decides_the_way_up(reader, text, seed, lone):
+    """Where 6 and 9 look alike, another 6 or 9 of the meld may be read the wrong way up as
+    surely as the doubted one: only the other numbers' way up decides, so in a group of 6s (or
+    9s) nothing is turned; the tile lying the other way up is flagged for a person."""
+    img, _ = render_table(text, seed=seed, edition=_symmetric_edition(cv2.FONT_HERSHEY_SIMPLEX),
+                          upside_down=0.0, angle=0.0)
+    reading = reader.read(img)
+    assert len(reading.meld_tiles) == 1 and len(reading.tiles) == 3
+    i = _tiles(reading).index(lone)
+    t = reading.tiles[i]
+    # the picture as described: the doubted tile lies the other way up from a 6 or 9 read
+    # surely (0.9 or more) the way up of the meld
+    other = lone[0] + {"6": "9", "9": "6"}[lone[1:]]
+    assert t.upside_down and dict(t.alternatives)[other] >= 0.05
+    assert any(not s.upside_down and s.confidence >= 0.9 for s in reading.tiles if s is not t)
+    assert reading.notes == []
+    # flagged once, for both reasons, with the reading that fits both
+    flags = {u.index: u for u in reading.uncertain}
+    assert flags[i].reason == (f"{lone} read at {t.confidence:.2f}; as {other} the group would "
+                               f"be valid; {lone} lies the other way up from the rest of its "
+                               f"meld (upside down it reads {other})")
+    assert flags[i].alternatives == [other]
 
 
 def _with_big_tile(img: np.ndarray, frac: float | None) -> np.ndarray:
@@ -152,15 +208,20 @@ def test_a_sure_tile_is_read_whatever_its_size(reader, table):
     assert reading.notes == []
 
 
-def test_a_tile_found_twice_is_read_once(reader, table, monkeypatch):
-    """A finder that reports a tile twice, its second centre a fifth of a tile off (votes of
-    one tile split in two, the second much weaker): each tile is read once, from its better
-    find, no third copy is reported, and the tiles are listed top to bottom, left to right."""
+@pytest.mark.parametrize("shift, length, weaker", [
+    (0.2, 1.0, 0.5),   # votes of one tile split in two, the second much weaker
+    (0.1, 0.5, 0.8),   # a second find of half the tile, a little weaker, read with doubt
+])
+def test_a_tile_found_twice_is_read_once(reader, table, monkeypatch, shift, length, weaker):
+    """A finder that reports a tile twice, its second find off by a fraction of a tile, less
+    sure of it than of the first: each tile is read once, from the find that is both surer
+    and better read, no third copy is reported, and the tiles are listed top to bottom, left
+    to right."""
     img, _ = table
     found = Reader.detect(reader, img)
     assert len(found) == 6
-    weak = [{**d, "centre": d["centre"] + np.float32(0.2 * d["short"]),
-             "score": d["score"] * 0.5} for d in found]
+    weak = [{**d, "centre": d["centre"] + np.float32(shift * d["short"]),
+             "long": d["long"] * length, "score": d["score"] * weaker} for d in found]
 
     monkeypatch.setattr(reader, "detect", lambda image: weak[::-1] + found[::-1])
     reading = reader.read(img)
@@ -209,3 +270,7 @@ def test_the_size_check_at_its_boundaries():
     assert _drop_odd_sizes(sure + [at_threshold], 0.75) == (sure + [at_threshold], [])
     just_small = tile("O2", 0.3, 700, 1 / ODD_SIZE + 1e-6)
     assert _drop_odd_sizes(sure + [just_small], 0.75) == (sure + [just_small], [])
+    # a find's size is its outline's area, whichever way it lies: a doubtful tile 0.6 times
+    # the others' size, turned 45 degrees on the table, is still a tile's size
+    turned = TileReading("O2", 0.3, rect_corners((700, 100), 18, 25.2, (0.7071, 0.7071)))
+    assert _drop_odd_sizes(sure + [turned], 0.75) == (sure + [turned], [])

@@ -229,3 +229,55 @@ def test_a_negative_version_to_resume_from_is_refused(live):
         status, _, err = http_request(f"{live.url}/api/games/{gid}/events",
                                       headers={"Last-Event-ID": bad})
         assert status == 400 and "version" in err["error"]
+
+
+def test_a_stream_that_ends_gives_its_place_back(make_app):
+    """Each open stream holds one of ``SSE_MAX_STREAMS`` places (a server thread); a stream
+    that ends (after ``SSE_MAX_SECONDS``, when the browser reconnects by itself) gives its place
+    back, so the phones reconnecting are let in, never more than the limit at once."""
+    app = make_app(SSE_MAX_STREAMS=1, SSE_MAX_SECONDS=1.0)
+    with LiveServer(app) as server:
+        gid, _ = create(server.url)
+        url = f"{server.url}/api/games/{gid}/events"
+        for _ in range(3):  # connect, let it end, connect again
+            stream = SSEClient(url)
+            try:
+                assert stream.wait_for("hello")["data"]["game"]["id"] == gid
+                extra = SSEClient(url)
+                try:
+                    assert extra.wait_for("busy")  # the one place is taken
+                finally:
+                    extra.close()
+                assert stream.next_event(5) is None  # the stream ends by itself
+            finally:
+                stream.close()
+
+
+def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is_forgotten(app):
+    """The server's broker, as the event streams use it: two phones follow a game, one leaves
+    and the other is still woken at once by a change; when the last leaves, nothing is kept
+    for the game (a leak would show only as load: a stream polling in a loop, a game polled
+    that nobody follows)."""
+    broker = app.extensions["rummiref"]["broker"]
+    gid = "followed-game"
+    assert broker.subscribe(gid) and broker.subscribe(gid)
+    assert broker.streams == 2
+    broker.unsubscribe(gid)                     # one of the two phones leaves
+    assert broker.streams == 1
+    woke: list[tuple[bool, float]] = []
+
+    def follower():
+        t0 = time.monotonic()
+        woke.append((broker.wait(gid, after=1, timeout=5), time.monotonic() - t0))
+
+    t = threading.Thread(target=follower)
+    t.start()
+    time.sleep(0.2)
+    broker.notify(gid, 2)                       # a change is committed
+    t.join(6)
+    [(woken, took)] = woke
+    assert woken and took < 1.0, woke
+    broker.unsubscribe(gid)                     # the last phone leaves
+    assert broker.streams == 0
+    broker.notify(gid, 3)                       # nobody follows it: nothing to remember
+    assert broker.wait(gid, after=2, timeout=0.05) is False
