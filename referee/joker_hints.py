@@ -471,7 +471,15 @@ class JokerSearch:
             return None
         avail = _prune_optional(n, must, avail, freed + opt_j)
         weight, wj = rack_weights(n, self.rules)
-        melds = _lay(n, must, avail, weight, freed, opt_j, wj)
+        floor = None
+        if self.best is not None:
+            # only a turn better than the best found matters: the search is asked for more
+            # than the best's weight less what the places' own rack tiles bring
+            own = sum(p.rack_jokers for p in combo) * wj + sum(
+                (rack_only[t] + max(0, use[t] - self.table_count[t])) * weight[t.number - 1][0]
+                for t in set(use) | set(rack_only))
+            floor = self._weight(self.best.placed) - own
+        melds = _lay(n, must, avail, weight, freed, opt_j, wj, floor)
         if melds is None:
             return None
         after = Table([Meld(p.tiles) for p in combo] + list(melds))

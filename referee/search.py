@@ -206,12 +206,13 @@ class _Search:
     """
 
     def __init__(self, n, must, avail, weight, must_j, opt_j, wj, threshold=0, zero_jokers=False,
-                 relaxed=False, reverse=False):
+                 relaxed=False, reverse=False, floor=None):
         if reverse:  # the same problem read from 13 down to 1 (runs and groups are symmetric)
             if threshold:
                 raise ValueError("initial-meld points are counted reading upward only")
             must, avail, weight = must[::-1], avail[::-1], weight[::-1]
         self.reverse = reverse
+        self.floor = floor
         self.budget = None  # new states this search may still visit (None: no limit)
         self.n = n
         self.relaxed = relaxed
@@ -461,22 +462,28 @@ class _Search:
         return val
 
     def solve(self):
-        """(best value, decisions[v][c] = (u, g, jr, jg)) or (None, None)."""
+        """(best value, decisions[v][c] = (u, g, jr, jg)) or (None, None): nothing can be laid,
+        or, with a ``floor``, nothing laid is worth more than the floor."""
         if self.feasibility:
             return self._solve_feasibility()
         best = _NEG
+        floor = _NEG if self.floor is None else self.floor
         if self.unit:
             # Each laid tile is worth ``unit`` plus its points: ask "all of them?", then "all
             # but one?", ... A high bar prunes every branch that cannot reach it, and the first
             # bar cleared gives the exact best (what fails leaves valid bounds in the memo).
             for count in _bars(self.units):
                 bar = count * self.unit - 1
+                if bar < floor:
+                    break
                 got = self.value(0, 0, bar)
                 if got > bar:
                     best = got
                     break
         if best == _NEG:
-            best = self.value(0, 0)
+            best = self.value(0, 0, floor)
+            if best <= floor:
+                best = _NEG  # nothing beats the floor (or nothing can be laid at all)
         self.budget = None
         if best <= _NEG:
             return None, None
@@ -583,22 +590,25 @@ def _dead_must(n, must, avail, jokers):
     return False
 
 
-def _lay(n, must, avail, weight, must_j, opt_j, wj) -> Optional[list[Meld]]:
+def _lay(n, must, avail, weight, must_j, opt_j, wj, floor=None) -> Optional[list[Meld]]:
     """The best melds: first with jokers optional (the relaxed search), then the spare jokers
-    fitted in; if they do not fit, the plain search that places every joker."""
-    return _lay_valued(n, must, avail, weight, must_j, opt_j, wj)[1]
+    fitted in; if they do not fit, the plain search that places every joker. With a
+    ``floor``: None as well when no melds are worth more than it (a caller that already has
+    that much asks only for better, and every bar below it is cut at once)."""
+    return _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor)[1]
 
 
-def _lay_valued(n, must, avail, weight, must_j, opt_j, wj):
+def _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor=None):
     """(value, melds) of :func:`_lay`, or (None, None). The value is the relaxed search's
     (every optional joker counted as laid): an upper bound, exact when the spare jokers fit."""
     search, value, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
-                                                relaxed=True)
+                                                relaxed=True, floor=floor)
     if decisions is None:
         return None, None
     spare = must_j + opt_j - jokers_used(decisions)
     melds = melds_from(decisions, n, spare, search)
     if melds is not None:
         return value, melds
-    search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj)
+    search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
+                                            floor=floor)
     return value, (None if decisions is None else melds_from(decisions, n, 0, search))
