@@ -73,6 +73,8 @@ class JokerSearch:
         self.untried = 0  # the best bound of a new set whose mixed sources were not tried
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
+        #: the rest of the table solved so far: (floor asked, its best melds or None)
+        self.solved: dict = {}
 
     def run(self) -> Move:
         # A pattern says, for each meld holding a joker, what its jokers stand for and which
@@ -467,9 +469,10 @@ class JokerSearch:
                 return None
         if opt_j < 0:
             return None
-        if _dead_must(n, must, avail, freed + opt_j):
-            return None
-        avail = _prune_optional(n, must, avail, freed + opt_j)
+        # Places of different joker melds, the same set from a run's either end, or two new
+        # sets in either order often leave the very same rest: it is solved once. (Its
+        # floor below depends on the rest and the best found only.)
+        key = (tuple(map(tuple, must)), tuple(map(tuple, avail)), freed, opt_j)
         weight, wj = rack_weights(n, self.rules)
         floor = None
         if self.best is not None:
@@ -479,7 +482,16 @@ class JokerSearch:
                 (rack_only[t] + max(0, use[t] - self.table_count[t])) * weight[t.number - 1][0]
                 for t in set(use) | set(rack_only))
             floor = self._weight(self.best.placed) - own
-        melds = _lay(n, must, avail, weight, freed, opt_j, wj, floor)
+        known = self.solved.get(key)
+        if known is not None and (known[1] is not None or known[0] is None or (
+                floor is not None and floor >= known[0])):
+            melds = known[1]  # the best melds, or none worth more than this floor
+        else:
+            melds = None
+            if not _dead_must(n, must, avail, freed + opt_j):
+                avail = _prune_optional(n, must, avail, freed + opt_j)
+                melds = _lay(n, must, avail, weight, freed, opt_j, wj, floor)
+            self.solved[key] = (floor, melds)
         if melds is None:
             return None
         after = Table([Meld(p.tiles) for p in combo] + list(melds))
