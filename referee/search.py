@@ -468,14 +468,15 @@ class _Search:
             return self._solve_feasibility()
         best = _NEG
         floor = _NEG if self.floor is None else self.floor
-        if self.unit:
+        if self.unit and self.floor is None:
             # Each laid tile is worth ``unit`` plus its points: ask "all of them?", then "all
             # but one?", ... A high bar prunes every branch that cannot reach it, and the first
             # bar cleared gives the exact best (what fails leaves valid bounds in the memo).
+            # With a floor (a caller that only wants better than what it has, and is mostly
+            # told "no") the floor alone is the bar: the bars above it would each be a
+            # search of their own, and they failed on most of the hint search's solves.
             for count in _bars(self.units):
                 bar = count * self.unit - 1
-                if bar < floor:
-                    break
                 got = self.value(0, 0, bar)
                 if got > bar:
                     best = got
