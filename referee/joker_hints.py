@@ -30,6 +30,8 @@ from .turns import TurnVerdict, check_turn
 
 #: places of each pattern tried before any pattern's other places
 FIRST_PASS_PLACES = 6
+#: a place's own bound is solved for when this many combinations to try hold it
+PLACE_BOUND_SHARED = 4
 
 
 @dataclass
@@ -75,6 +77,8 @@ class JokerSearch:
         self.best_verdict: Optional[TurnVerdict] = None
         #: the rest of the table solved so far: (floor asked, its best melds or None)
         self.solved: dict = {}
+        #: upper bounds of the turns through one place (see _place_bound)
+        self.place_bounds: dict = {}
 
     def run(self) -> Move:
         # A pattern says, for each meld holding a joker, what its jokers stand for and which
@@ -129,12 +133,94 @@ class JokerSearch:
 
     def _places_up_to(self, combos, bound) -> None:
         """Try these places until a turn reaches ``bound`` or time runs out."""
+        shared = Counter((i, id(p)) for c in combos for i, p in enumerate(c))
         for combo in combos:
             if self.best is not None and self._weight(self.best.placed) >= bound:
                 return
             if self._late():
                 return
+            if self._beaten(combo, shared):
+                continue
             self._try(combo)
+
+    def _beaten(self, combo, shared) -> bool:
+        """Can no turn with these places beat the best found? With two joker melds, each
+        place is bounded alone: the place fixed, the other meld's jokers relaxed as in its
+        pattern. One bound holds for every combination with that place, so the product of
+        the places costs about their sum in solves. A bound costs a solve (a larger one than
+        a combination's), so it is asked only for a place that ``PLACE_BOUND_SHARED`` or
+        more of the combinations to try share (``shared``), else only read if known."""
+        if self.best is None or len(combo) < 2:
+            return False
+        best = self._weight(self.best.placed)
+        for i in range(len(combo)):
+            if shared[(i, id(combo[i]))] < PLACE_BOUND_SHARED and not self._bound_known(combo, i):
+                continue
+            if self._place_bound(combo, i) <= best:
+                return True
+        return False
+
+    def _bound_known(self, combo, i) -> bool:
+        return self._bound_key(combo, i) in self.place_bounds
+
+    @staticmethod
+    def _bound_key(combo, i):
+        return (i, id(combo[i]), tuple(p.pattern for j, p in enumerate(combo) if j != i))
+
+    def _place_bound(self, combo, i) -> int:
+        """The most weight a turn could lay with ``combo[i]`` as its place and every other
+        joker meld as its pattern says (a staying joker counts as its tile, a freed one goes
+        anywhere): an upper bound for every combination holding that place. A bound at or
+        below the best found when it was asked is given as that best."""
+        key = self._bound_key(combo, i)
+        others = key[2]
+        got = self.place_bounds.get(key)
+        if got is not None:
+            return got
+        place = combo[i]
+        n = MAX_NUMBER
+        weight, wj = rack_weights(n, self.rules)
+        table_count = self.table_count.copy()
+        rack_count = self.rack_count.copy()
+        own = place.rack_jokers * wj  # the rack tiles the place itself lays
+        for t, k in place.use.items():
+            from_table = min(k, table_count[t])
+            table_count[t] -= from_table
+            rack_count[t] -= k - from_table
+            own += (k - from_table) * weight[t.number - 1][0]
+        for t, k in place.rack_only.items():
+            rack_count[t] -= k
+            own += k * weight[t.number - 1][0]
+        rack_j = self.rack_j - place.rack_jokers
+        freed = place.freed
+        must_extra = Counter()
+        for stands, fate in others:
+            for s, taken in zip(stands, fate):
+                if not taken:
+                    table_count[s] += 1  # the joker, standing for s, is a tile s
+                    continue
+                freed += 1
+                if not self.rules.joker_replacement_from_table:
+                    must_extra[s] += 1  # a rack s takes its place
+        best = self._weight(self.best.placed)
+        bound = best
+        if rack_j >= 0 and all(k >= 0 for k in rack_count.values()) and all(
+                rack_count[s] >= k for s, k in must_extra.items()):
+            must = [[0] * NCOL for _ in range(n)]
+            avail = [[0] * NCOL for _ in range(n)]
+            for t in set(table_count) | set(rack_count):
+                v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
+                must[v][c] = min(4, table_count[t] + must_extra[t])
+                avail[v][c] = min(4, table_count[t] + rack_count[t])
+            extra = own + sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
+            if not _dead_must(n, must, avail, freed + rack_j):
+                avail = _prune_optional(n, must, avail, freed + rack_j)
+                value, _ = _lay_valued(n, must, avail, weight, freed, rack_j, wj,
+                                       best - extra)
+                if value is not None:
+                    bound = max(bound, value + extra)
+        self.place_bounds[key] = bound
+        return bound
 
     def _answer(self, proven: bool) -> Move:
         if self.best is None or not self.best.placed:
