@@ -505,6 +505,14 @@ class JokerSearch:
         min_rack = self.rules.joker_reuse_min_rack_tiles
         for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1):
             place1 = _Place(first.tiles, first.use, Counter(), first.rack_jokers, 0)
+            if self._late():
+                return True
+            # the second joker anywhere bounds every second set: one solve can rule out
+            # all of them
+            got = self._solve(combo + [place1], 1, opt_j - first.rack_jokers)
+            if got is None or (self.best is not None
+                               and self._weight(got[0]) <= self._weight(self.best.placed)):
+                continue
             left_t, left_r = self._left(combo + [place1])
             for second in new_sets(1, opt_j - first.rack_jokers, left_t, left_r, min_rack,
                                    self.melds_of, own2):
