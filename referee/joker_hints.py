@@ -18,6 +18,7 @@ from .rules import Rules
 from .search import (
     _COLOUR_INDEX,
     BIG,
+    Leaning,
     MAX_NUMBER,
     NCOL,
     _dead_must,
@@ -95,6 +96,7 @@ class JokerSearch:
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
         self._weighed: tuple = (None, 0)
+        self.leaning = Leaning()  # the rests are alike: the faster reading stays faster
         # the tiles of the table and of the rack, by search cell (number - 1) * NCOL + colour
         self.table_cells = _cells_of(self.table_count)
         self.rack_cells = _cells_of(self.rack_count)
@@ -239,7 +241,7 @@ class JokerSearch:
             if not _dead_must(n, must, avail, freed + rack_j):
                 avail = _prune_optional(n, must, avail, freed + rack_j)
                 value, _ = _lay_valued(n, must, avail, weight, freed, rack_j, wj,
-                                       best - extra)
+                                       best - extra, self.leaning)
                 if value is not None:
                     bound = max(bound, value + extra)
         self.place_bounds[key] = bound
@@ -307,7 +309,8 @@ class JokerSearch:
             return None
         avail = _prune_optional(n, must, avail, freed + self.rack_j)
         weight, wj = rack_weights(n, self.rules)
-        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj)
+        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj,
+                                   leaning=self.leaning)
         if value is None:
             return None
         # the weight of the tiles a rack s adds in place of a joker is not in ``value``
@@ -619,7 +622,7 @@ class JokerSearch:
             avail = [avail[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
             if not _dead_must(n, must, avail, freed + opt_j):
                 avail = _prune_optional(n, must, avail, freed + opt_j)
-                melds = _lay(n, must, avail, weight, freed, opt_j, wj, floor)
+                melds = _lay(n, must, avail, weight, freed, opt_j, wj, floor, self.leaning)
             self.solved[key] = (floor, melds)
         if melds is None:
             return None

@@ -171,20 +171,41 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _solve_both_ways(*args, **kw):
+class Leaning:
+    """For a series of similar solves (the hint search's many rests of one table): the
+    reading that finished first last time goes first, with ``LEAN`` times the other's
+    budget. The other still gets a growing share, so an obstacle that changes ends costs a
+    few more states, never the search. Only the speed depends on it, and which of equally
+    good arrangements comes back."""
+
+    LEAN = 2
+
+    def __init__(self):
+        self.reverse = False
+
+
+def _solve_both_ways(*args, leaning: Optional[Leaning] = None, **kw):
     """Solve reading the numbers upward and downward in turns, with a growing budget of
     states each, and keep the first that finishes: an obstacle near one end makes the search
     from the other end walk through every way of reaching it. Returns (search, value,
-    decisions); the memo of each direction survives its interruptions."""
+    decisions); the memo of each direction survives its interruptions. With ``leaning``,
+    the reading that won last time goes first with the larger budget."""
     searches = [_Search(*args, **kw), _Search(*args, reverse=True, **kw)]
+    shares = (1, 1)
+    if leaning is not None:
+        if leaning.reverse:
+            searches.reverse()
+        shares = (Leaning.LEAN, 1)
     budget = 100
     while True:
-        for search in searches:
-            search.budget = budget
+        for search, share in zip(searches, shares):
+            search.budget = budget * share
             try:
                 value, decisions = search.solve()
             except _OutOfBudget:
                 continue
+            if leaning is not None:
+                leaning.reverse = search.reverse
             return search, value, decisions
         budget *= 2
 
@@ -591,19 +612,20 @@ def _dead_must(n, must, avail, jokers):
     return False
 
 
-def _lay(n, must, avail, weight, must_j, opt_j, wj, floor=None) -> Optional[list[Meld]]:
+def _lay(n, must, avail, weight, must_j, opt_j, wj, floor=None,
+         leaning: Optional[Leaning] = None) -> Optional[list[Meld]]:
     """The best melds: first with jokers optional (the relaxed search), then the spare jokers
     fitted in; if they do not fit, the plain search that places every joker. With a
     ``floor``: None as well when no melds are worth more than it (a caller that already has
     that much asks only for better, and every bar below it is cut at once)."""
-    return _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor)[1]
+    return _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor, leaning)[1]
 
 
-def _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor=None):
+def _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor=None, leaning=None):
     """(value, melds) of :func:`_lay`, or (None, None). The value is the relaxed search's
     (every optional joker counted as laid): an upper bound, exact when the spare jokers fit."""
     search, value, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
-                                                relaxed=True, floor=floor)
+                                                relaxed=True, floor=floor, leaning=leaning)
     if decisions is None:
         return None, None
     spare = must_j + opt_j - jokers_used(decisions)
@@ -611,5 +633,5 @@ def _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor=None):
     if melds is not None:
         return value, melds
     search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
-                                            floor=floor)
+                                            floor=floor, leaning=leaning)
     return value, (None if decisions is None else melds_from(decisions, n, 0, search))
