@@ -18,6 +18,7 @@ from .rules import Rules
 from .search import (
     _COLOUR_INDEX,
     BIG,
+    Leaning,
     MAX_NUMBER,
     NCOL,
     _dead_must,
@@ -30,6 +31,8 @@ from .turns import TurnVerdict, check_turn
 
 #: places of each pattern tried before any pattern's other places
 FIRST_PASS_PLACES = 6
+#: a place's own bound is solved for when this many combinations to try hold it
+PLACE_BOUND_SHARED = 4
 
 
 @dataclass
@@ -45,6 +48,25 @@ class _Place:
     rack_jokers: int
     freed: int
     pattern: tuple = ()  #: (what its jokers stand for, which of them were exchanged)
+    cells: Optional[tuple] = None  #: ``use`` and ``rack_only`` by search cell, once asked
+
+
+def _cell(t: Tile) -> int:
+    return (t.number - 1) * NCOL + _COLOUR_INDEX[t.colour.value]
+
+
+def _cells_of(count) -> list:
+    out = [0] * (MAX_NUMBER * NCOL)
+    for t, k in count.items():
+        out[_cell(t)] += k
+    return out
+
+
+def _place_cells(p: _Place) -> tuple:
+    if p.cells is None:
+        p.cells = (tuple((_cell(t), k) for t, k in p.use.items() if k),
+                   tuple((_cell(t), k) for t, k in p.rack_only.items() if k))
+    return p.cells
 
 
 class JokerSearch:
@@ -73,6 +95,15 @@ class JokerSearch:
         self.untried = 0  # the best bound of a new set whose mixed sources were not tried
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
+        self._weighed: tuple = (None, 0)
+        self.leaning = Leaning()  # the rests are alike: the faster reading stays faster
+        # the tiles of the table and of the rack, by search cell (number - 1) * NCOL + colour
+        self.table_cells = _cells_of(self.table_count)
+        self.rack_cells = _cells_of(self.rack_count)
+        #: the rest of the table solved so far: (floor asked, its best melds or None)
+        self.solved: dict = {}
+        #: upper bounds of the turns through one place (see _place_bound)
+        self.place_bounds: dict = {}
 
     def run(self) -> Move:
         # A pattern says, for each meld holding a joker, what its jokers stand for and which
@@ -81,7 +112,7 @@ class JokerSearch:
         # that pattern, and its answer is often a legal turn already.
         top = self.bound[0] * BIG + self.bound[1]
         self._frozen()
-        if self.best is not None and self._weight(self.best.placed) >= top:
+        if self.best is not None and self._best_weight() >= top:
             return self._answer(True)
         per_meld = [self._patterns(m) for m in self.jmelds]
         bounds = []
@@ -94,16 +125,16 @@ class JokerSearch:
             if got is None:
                 continue
             bounds.append((got[0], pattern, got[1]))
-            if self._realize(pattern, got[1]) and self._weight(self.best.placed) >= top:
+            if self._realize(pattern, got[1]) and self._best_weight() >= top:
                 return self._answer(True)
         bounds.sort(key=lambda x: x[0], reverse=True)
         options = None
         unsettled = (0, 0)
         later = []  # (bound, places not tried yet) of each pattern, for a second pass
         for bound, pattern, melds in bounds:
-            if self.best is not None and self._weight(self.best.placed) >= bound:
+            if self.best is not None and self._best_weight() >= bound:
                 break
-            if self._realize(pattern, melds) and self._weight(self.best.placed) >= bound:
+            if self._realize(pattern, melds) and self._best_weight() >= bound:
                 continue
             if options is None:
                 options = [self._places(m) for m in self.jmelds]
@@ -127,12 +158,94 @@ class JokerSearch:
 
     def _places_up_to(self, combos, bound) -> None:
         """Try these places until a turn reaches ``bound`` or time runs out."""
+        shared = Counter((i, id(p)) for c in combos for i, p in enumerate(c))
         for combo in combos:
-            if self.best is not None and self._weight(self.best.placed) >= bound:
+            if self.best is not None and self._best_weight() >= bound:
                 return
             if self._late():
                 return
+            if self._beaten(combo, shared):
+                continue
             self._try(combo)
+
+    def _beaten(self, combo, shared) -> bool:
+        """Can no turn with these places beat the best found? With two joker melds, each
+        place is bounded alone: the place fixed, the other meld's jokers relaxed as in its
+        pattern. One bound holds for every combination with that place, so the product of
+        the places costs about their sum in solves. A bound costs a solve (a larger one than
+        a combination's), so it is asked only for a place that ``PLACE_BOUND_SHARED`` or
+        more of the combinations to try share (``shared``), else only read if known."""
+        if self.best is None or len(combo) < 2:
+            return False
+        best = self._best_weight()
+        for i in range(len(combo)):
+            if shared[(i, id(combo[i]))] < PLACE_BOUND_SHARED and not self._bound_known(combo, i):
+                continue
+            if self._place_bound(combo, i) <= best:
+                return True
+        return False
+
+    def _bound_known(self, combo, i) -> bool:
+        return self._bound_key(combo, i) in self.place_bounds
+
+    @staticmethod
+    def _bound_key(combo, i):
+        return (i, id(combo[i]), tuple(p.pattern for j, p in enumerate(combo) if j != i))
+
+    def _place_bound(self, combo, i) -> int:
+        """The most weight a turn could lay with ``combo[i]`` as its place and every other
+        joker meld as its pattern says (a staying joker counts as its tile, a freed one goes
+        anywhere): an upper bound for every combination holding that place. A bound at or
+        below the best found when it was asked is given as that best."""
+        key = self._bound_key(combo, i)
+        others = key[2]
+        got = self.place_bounds.get(key)
+        if got is not None:
+            return got
+        place = combo[i]
+        n = MAX_NUMBER
+        weight, wj = rack_weights(n, self.rules)
+        table_count = self.table_count.copy()
+        rack_count = self.rack_count.copy()
+        own = place.rack_jokers * wj  # the rack tiles the place itself lays
+        for t, k in place.use.items():
+            from_table = min(k, table_count[t])
+            table_count[t] -= from_table
+            rack_count[t] -= k - from_table
+            own += (k - from_table) * weight[t.number - 1][0]
+        for t, k in place.rack_only.items():
+            rack_count[t] -= k
+            own += k * weight[t.number - 1][0]
+        rack_j = self.rack_j - place.rack_jokers
+        freed = place.freed
+        must_extra = Counter()
+        for stands, fate in others:
+            for s, taken in zip(stands, fate):
+                if not taken:
+                    table_count[s] += 1  # the joker, standing for s, is a tile s
+                    continue
+                freed += 1
+                if not self.rules.joker_replacement_from_table:
+                    must_extra[s] += 1  # a rack s takes its place
+        best = self._best_weight()
+        bound = best
+        if rack_j >= 0 and all(k >= 0 for k in rack_count.values()) and all(
+                rack_count[s] >= k for s, k in must_extra.items()):
+            must = [[0] * NCOL for _ in range(n)]
+            avail = [[0] * NCOL for _ in range(n)]
+            for t in set(table_count) | set(rack_count):
+                v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
+                must[v][c] = min(4, table_count[t] + must_extra[t])
+                avail[v][c] = min(4, table_count[t] + rack_count[t])
+            extra = own + sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
+            if not _dead_must(n, must, avail, freed + rack_j):
+                avail = _prune_optional(n, must, avail, freed + rack_j)
+                value, _ = _lay_valued(n, must, avail, weight, freed, rack_j, wj,
+                                       best - extra, self.leaning)
+                if value is not None:
+                    bound = max(bound, value + extra)
+        self.place_bounds[key] = bound
+        return bound
 
     def _answer(self, proven: bool) -> Move:
         if self.best is None or not self.best.placed:
@@ -149,6 +262,12 @@ class JokerSearch:
             combo.append(_Place(tuple(m.tiles), use, Counter(), 0, 0))
         if self._fits(combo):
             self._solve(combo, 0, self.rack_j)  # one solve, tried whatever the time limit
+
+    def _best_weight(self) -> int:
+        """The weight of the best turn found (memoised: it is asked after every solve)."""
+        if self.best is not self._weighed[0]:
+            self._weighed = (self.best, self._weight(self.best.placed))
+        return self._weighed[1]
 
     def _weight(self, placed) -> int:
         count, points = move_value(placed, self.rules)
@@ -190,7 +309,8 @@ class JokerSearch:
             return None
         avail = _prune_optional(n, must, avail, freed + self.rack_j)
         weight, wj = rack_weights(n, self.rules)
-        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj)
+        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj,
+                                   leaning=self.leaning)
         if value is None:
             return None
         # the weight of the tiles a rack s adds in place of a joker is not in ``value``
@@ -216,7 +336,7 @@ class JokerSearch:
                 laid[i][p] = JOKER
         after = Table(laid)
         placed, remaining = split_rack(after.melds, self.table.tiles, self.rack)
-        if self.best is not None and self._weight(placed) <= self._weight(self.best.placed):
+        if self.best is not None and self._weight(placed) <= self._best_weight():
             return False
         verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
         if not verdict.legal:
@@ -375,7 +495,7 @@ class JokerSearch:
         """Lay the freed jokers of the deferred places in new sets, best bound first; the
         bound left unsettled when time runs out."""
         for bound, _, combo, pairs, opt_j in sorted(self.deferred, key=lambda d: (-d[0], d[1])):
-            if self.best is not None and self._weight(self.best.placed) >= bound:
+            if self.best is not None and self._best_weight() >= bound:
                 break
             if self._late() or (self._new_sets(combo, pairs, opt_j, bound) and self.cut):
                 return bound // BIG, bound % BIG
@@ -390,12 +510,12 @@ class JokerSearch:
         for new in new_sets(jokers, opt_j, table_left, rack_left,
                             self.rules.joker_reuse_min_rack_tiles, self.melds_of, own):
             if self._late() or (self.best is not None
-                                and self._weight(self.best.placed) >= bound):
+                                and self._best_weight() >= bound):
                 return True
             place = _Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
             got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
             if got is None or got[1] or (self.best is not None and self._weight(got[0])
-                                         <= self._weight(self.best.placed)):
+                                         <= self._best_weight()):
                 continue  # laid, or no better than the best: the same set from the rack is not
             # the same set with every tile the rack has from the rack (a rack-tile minimum)
             strict = Counter({t: n for t, n in new.use.items() if rack_left[t] > 0})
@@ -417,18 +537,26 @@ class JokerSearch:
         min_rack = self.rules.joker_reuse_min_rack_tiles
         for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1):
             place1 = _Place(first.tiles, first.use, Counter(), first.rack_jokers, 0)
+            if self._late():
+                return True
+            # the second joker anywhere bounds every second set: one solve can rule out
+            # all of them
+            got = self._solve(combo + [place1], 1, opt_j - first.rack_jokers)
+            if got is None or (self.best is not None
+                               and self._weight(got[0]) <= self._best_weight()):
+                continue
             left_t, left_r = self._left(combo + [place1])
             for second in new_sets(1, opt_j - first.rack_jokers, left_t, left_r, min_rack,
                                    self.melds_of, own2):
                 if self._late() or (self.best is not None
-                                    and self._weight(self.best.placed) >= bound):
+                                    and self._best_weight() >= bound):
                     return True
                 place2 = _Place(second.tiles, second.use, Counter(), second.rack_jokers, 0)
                 got = self._solve(combo + [place1, place2], 0,
                                   opt_j - first.rack_jokers - second.rack_jokers)
                 if got is not None and not got[1] and (
                         self.best is None
-                        or self._weight(got[0]) > self._weight(self.best.placed)) and any(
+                        or self._weight(got[0]) > self._best_weight()) and any(
                         table_left[t] and rack_left[t] for t in first.use + second.use):
                     # the same sets with tiles from the rack instead are not tried
                     self.untried = max(self.untried, bound)
@@ -451,32 +579,56 @@ class JokerSearch:
         """Lay the rest exactly for these places (``freed`` jokers to place anywhere,
         ``opt_j`` rack jokers that may be laid) and judge the turn: (placed, legal) or None
         when the rest cannot be laid."""
-        n = MAX_NUMBER
-        must = [[0] * NCOL for _ in range(n)]
-        avail = [[0] * NCOL for _ in range(n)]
-        use, rack_only = Counter(), Counter()
-        for p in combo:
-            use.update(p.use)
-            rack_only.update(p.rack_only)
-        for t in set(self.table_count) | set(self.rack_count):
-            v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
-            tc, rc = self.table_count[t], self.rack_count[t]
-            must[v][c] = max(0, tc - use[t])
-            avail[v][c] = tc + rc - use[t] - rack_only[t]
-            if avail[v][c] < must[v][c]:
-                return None
         if opt_j < 0:
             return None
-        if _dead_must(n, must, avail, freed + opt_j):
-            return None
-        avail = _prune_optional(n, must, avail, freed + opt_j)
+        n = MAX_NUMBER
         weight, wj = rack_weights(n, self.rules)
-        melds = _lay(n, must, avail, weight, freed, opt_j, wj)
+        tc, rc = self.table_cells, self.rack_cells
+        use: dict = {}
+        rack_only: dict = {}
+        own = 0  # what the places' own rack tiles weigh
+        for p in combo:
+            cells_use, cells_rack = _place_cells(p)
+            for cell, k in cells_use:
+                use[cell] = use.get(cell, 0) + k
+            for cell, k in cells_rack:
+                rack_only[cell] = rack_only.get(cell, 0) + k
+            own += p.rack_jokers * wj
+        must = tc[:]
+        avail = [a + b for a, b in zip(tc, rc)]
+        for cell in use.keys() | rack_only.keys():
+            u, r = use.get(cell, 0), rack_only.get(cell, 0)
+            must[cell] = max(0, tc[cell] - u)
+            avail[cell] -= u + r
+            if avail[cell] < must[cell]:
+                return None
+            own += (r + max(0, u - tc[cell])) * weight[cell // NCOL][0]
+        # Places of different joker melds, the same set from a run's either end, or two new
+        # sets in either order often leave the very same rest: it is solved once. (Its
+        # floor below depends on the rest and the best found only.)
+        key = (tuple(must), tuple(avail), freed, opt_j)
+        floor = None
+        if self.best is not None:
+            # only a turn better than the best found matters: the search is asked for more
+            # than the best's weight less what the places' own rack tiles bring
+            floor = self._best_weight() - own
+        known = self.solved.get(key)
+        if known is not None and (known[1] is not None or known[0] is None or (
+                floor is not None and floor >= known[0])):
+            melds = known[1]  # the best melds, or none worth more than this floor
+        else:
+            melds = None
+            must = [must[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
+            avail = [avail[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
+            if not _dead_must(n, must, avail, freed + opt_j):
+                avail = _prune_optional(n, must, avail, freed + opt_j)
+                melds = _lay(n, must, avail, weight, freed, opt_j, wj, floor, self.leaning)
+            self.solved[key] = (floor, melds)
         if melds is None:
             return None
         after = Table([Meld(p.tiles) for p in combo] + list(melds))
         placed, remaining = split_rack(after.melds, self.table.tiles, self.rack)
-        if self.best is not None and self._weight(placed) <= self._weight(self.best.placed):
+        if self.best is not None and self._weight(placed) <= self._best_weight():
             return placed, False  # no better than the best: not worth judging
         verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
         if not verdict.legal:

@@ -226,14 +226,24 @@ class _Search:
         where: list = [None] * len(free)
         # the cores each free tile could join at all
         fits = [[i for i in keys if self.could_grow(cores[i] + [t])] for t, _ in free]
+        # a core that no later free tile can join is final from then on, and must be valid:
+        # closing[j] lists the cores that become final once tiles 0..j-1 are given out
+        last = {i: -1 for i in keys}
+        for j, f in enumerate(fits):
+            for i in f:
+                last[i] = j
+        closing: list = [[] for _ in range(len(free) + 1)]
+        for i in keys:
+            closing[last[i] + 1].append(i)
 
         def assign(j, pool):
             self.steps -= 1
             if self.steps < -BUDGET:  # a hard stop inside one leaf
                 return None
-            if j == len(free):
-                if not all(self.valid(cores[i]) for i in keys):
+            for i in closing[j]:
+                if not self.valid(cores[i]):
                     return None
+            if j == len(free):
                 table = arrange([_tile(t) for t in pool], self.rules) if pool else Table()
                 return None if table is None else [[_code(t) for t in m.tiles] for m in table]
             t = free[j][0]

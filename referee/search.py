@@ -171,20 +171,41 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _solve_both_ways(*args, **kw):
+class Leaning:
+    """For a series of similar solves (the hint search's many rests of one table): the
+    reading that finished first last time goes first, with ``LEAN`` times the other's
+    budget. The other still gets a growing share, so an obstacle that changes ends costs a
+    few more states, never the search. Only the speed depends on it, and which of equally
+    good arrangements comes back."""
+
+    LEAN = 2
+
+    def __init__(self):
+        self.reverse = False
+
+
+def _solve_both_ways(*args, leaning: Optional[Leaning] = None, **kw):
     """Solve reading the numbers upward and downward in turns, with a growing budget of
     states each, and keep the first that finishes: an obstacle near one end makes the search
     from the other end walk through every way of reaching it. Returns (search, value,
-    decisions); the memo of each direction survives its interruptions."""
+    decisions); the memo of each direction survives its interruptions. With ``leaning``,
+    the reading that won last time goes first with the larger budget."""
     searches = [_Search(*args, **kw), _Search(*args, reverse=True, **kw)]
+    shares = (1, 1)
+    if leaning is not None:
+        if leaning.reverse:
+            searches.reverse()
+        shares = (Leaning.LEAN, 1)
     budget = 100
     while True:
-        for search in searches:
-            search.budget = budget
+        for search, share in zip(searches, shares):
+            search.budget = budget * share
             try:
                 value, decisions = search.solve()
             except _OutOfBudget:
                 continue
+            if leaning is not None:
+                leaning.reverse = search.reverse
             return search, value, decisions
         budget *= 2
 
@@ -206,12 +227,13 @@ class _Search:
     """
 
     def __init__(self, n, must, avail, weight, must_j, opt_j, wj, threshold=0, zero_jokers=False,
-                 relaxed=False, reverse=False):
+                 relaxed=False, reverse=False, floor=None):
         if reverse:  # the same problem read from 13 down to 1 (runs and groups are symmetric)
             if threshold:
                 raise ValueError("initial-meld points are counted reading upward only")
             must, avail, weight = must[::-1], avail[::-1], weight[::-1]
         self.reverse = reverse
+        self.floor = floor
         self.budget = None  # new states this search may still visit (None: no limit)
         self.n = n
         self.relaxed = relaxed
@@ -461,14 +483,19 @@ class _Search:
         return val
 
     def solve(self):
-        """(best value, decisions[v][c] = (u, g, jr, jg)) or (None, None)."""
+        """(best value, decisions[v][c] = (u, g, jr, jg)) or (None, None): nothing can be laid,
+        or, with a ``floor``, nothing laid is worth more than the floor."""
         if self.feasibility:
             return self._solve_feasibility()
         best = _NEG
-        if self.unit:
+        floor = _NEG if self.floor is None else self.floor
+        if self.unit and self.floor is None:
             # Each laid tile is worth ``unit`` plus its points: ask "all of them?", then "all
             # but one?", ... A high bar prunes every branch that cannot reach it, and the first
             # bar cleared gives the exact best (what fails leaves valid bounds in the memo).
+            # With a floor (a caller that only wants better than what it has, and is mostly
+            # told "no") the floor alone is the bar: the bars above it would each be a
+            # search of their own, and they failed on most of the hint search's solves.
             for count in _bars(self.units):
                 bar = count * self.unit - 1
                 got = self.value(0, 0, bar)
@@ -476,7 +503,9 @@ class _Search:
                     best = got
                     break
         if best == _NEG:
-            best = self.value(0, 0)
+            best = self.value(0, 0, floor)
+            if best <= floor:
+                best = _NEG  # nothing beats the floor (or nothing can be laid at all)
         self.budget = None
         if best <= _NEG:
             return None, None
@@ -583,22 +612,26 @@ def _dead_must(n, must, avail, jokers):
     return False
 
 
-def _lay(n, must, avail, weight, must_j, opt_j, wj) -> Optional[list[Meld]]:
+def _lay(n, must, avail, weight, must_j, opt_j, wj, floor=None,
+         leaning: Optional[Leaning] = None) -> Optional[list[Meld]]:
     """The best melds: first with jokers optional (the relaxed search), then the spare jokers
-    fitted in; if they do not fit, the plain search that places every joker."""
-    return _lay_valued(n, must, avail, weight, must_j, opt_j, wj)[1]
+    fitted in; if they do not fit, the plain search that places every joker. With a
+    ``floor``: None as well when no melds are worth more than it (a caller that already has
+    that much asks only for better, and every bar below it is cut at once)."""
+    return _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor, leaning)[1]
 
 
-def _lay_valued(n, must, avail, weight, must_j, opt_j, wj):
+def _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor=None, leaning=None):
     """(value, melds) of :func:`_lay`, or (None, None). The value is the relaxed search's
     (every optional joker counted as laid): an upper bound, exact when the spare jokers fit."""
     search, value, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
-                                                relaxed=True)
+                                                relaxed=True, floor=floor, leaning=leaning)
     if decisions is None:
         return None, None
     spare = must_j + opt_j - jokers_used(decisions)
     melds = melds_from(decisions, n, spare, search)
     if melds is not None:
         return value, melds
-    search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj)
+    search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
+                                            floor=floor, leaning=leaning)
     return value, (None if decisions is None else melds_from(decisions, n, 0, search))
