@@ -208,3 +208,12 @@ def test_a_misread_table_before_is_named_as_the_turn_s_tiles():
     assert a.possible is None and a.as_laid is False
     assert a.answer == ("The reading is not a real set of tiles (R7: a third R7 in the tiles "
                         "of this turn; a set has only 2 of each tile); correct it first.")
+
+
+def test_the_nearest_table_lays_each_meld_in_its_natural_order():
+    # a run ascending with its joker in the place it stands for, a group by colour (K B O R)
+    # with its jokers last: the arrangement a person copies onto the table
+    a = could_lay("", "R4 R6 | J K9 B9 O9 R9")
+    assert str(a.arrangement) == "R4 J R6 | K9 B9 O9 R9" and len(a.moves) == 1
+    a = could_lay("", "K9 B9 | J R4 R5 R6 R7 R9")
+    assert str(a.arrangement) == "K9 B9 R9 | R4 R5 R6 R7 J" and len(a.moves) == 1
