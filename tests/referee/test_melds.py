@@ -252,3 +252,23 @@ def test_a_meld_worth_the_same_as_a_run_or_a_group_is_called_a_run():
     v = check_meld("J R5 J")
     assert (v.kind, v.points) == ("run", 15)
     assert v.reason.endswith("(it could also be read as a group)")
+
+
+@pytest.mark.parametrize("meld, kw, reason", [
+    # one colour, numbers apart: judged as a run only
+    ("R4 R5 R7", {}, "R4 R5 R7: not a run: not consecutive: R6 missing and not enough jokers"),
+    # asked as a run or a group: judged as that only
+    ("R4 B4 K4", {"kind": "run"}, "R4 B4 K4: not a run: colours differ (R4, B4, K4)"),
+    ("R4 R5 R6", {"kind": "group"}, "R4 R5 R6: not a group: numbers differ (R4, R5, R6)"),
+    # worth more as a group (39) than as a run (36): a group, and the run is mentioned
+    ("J J K13", {}, "J J K13: a valid group of 3 worth 39; the jokers stand for B13 and O13 "
+                    "(it could also be read as a run)"),
+    ("K5 J O5", {"jokers": "R5"}, "K5 J O5: a valid group of 3 worth 15; the joker stands "
+                                  "for R5 (as declared)"),
+    ("R12 R13 J", {}, "R12 R13 J: a valid run of 3 worth 36 when laid as R11 R12 R13; the "
+                      "joker stands for R11"),
+    ("K5 J O5", {}, "K5 J O5: a valid group of 3 worth 15; the joker stands for B5 (or any "
+                    "missing colour)"),
+])
+def test_each_verdict_says_why_in_full(meld, kw, reason):
+    assert check_meld(meld, **kw).reason == reason
