@@ -197,6 +197,7 @@ def test_what_the_jokers_are_declared_as_must_make_the_meld():
     # a declaration that makes no run or group of the tiles is no reading of them
     v = check_meld("K5 J O5", jokers="R6")
     assert (v.ok, v.kind, v.points, v.declared) == (False, None, 10, True)
+    assert str(v.meld) == "K5 J O5"
     assert v.reason == ("K5 J O5: the joker is declared as R6, which does not make a run or a "
                         "group of these tiles")
     v = check_meld("K1 J J", jokers="B2 B3")
@@ -269,6 +270,12 @@ def test_a_meld_worth_the_same_as_a_run_or_a_group_is_called_a_run():
                       "joker stands for R11"),
     ("K5 J O5", {}, "K5 J O5: a valid group of 3 worth 15; the joker stands for B5 (or any "
                     "missing colour)"),
+    ("K5 B5 O5", {}, "K5 B5 O5: a valid group of 3 worth 15"),
+    ("R4 R7 R8", {}, "R4 R7 R8: not a run: not consecutive: R5, R6 missing and not enough "
+                     "jokers"),
+    # out of order, the joker may be R4 or R7: the verdict takes R7 (worth more) and names R4
+    ("R6 J R5", {}, "R6 J R5: a valid run of 3 worth 18 when laid as R5 R6 R7; the joker "
+                    "stands for R7 (or R4)"),
 ])
 def test_each_verdict_says_why_in_full(meld, kw, reason):
     assert check_meld(meld, **kw).reason == reason
