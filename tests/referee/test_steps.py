@@ -155,3 +155,23 @@ def test_tables_a_camera_may_misread_or_clear():
     # a third R7 (a misreading) is told all the same; a table cleared has no steps
     assert texts("R7 R7 R7", "R7 R7 R7 | K1 K2 K3") == ["lay K1 K2 K3"]
     assert texts("R3 R4 R5", "") == []
+
+
+def test_a_joker_of_a_group_of_three_swapped_for_both_missing_tiles_from_the_table():
+    # 004: "Under tournament rules, a Joker taken from a group of three tiles must be
+    # replaced with both missing tiles." Both come off the ends of runs on the table.
+    before = "K5 B5 J | O5 O6 O7 O8 | R5 R6 R7 R8"
+    after = "K5 B5 O5 R5 | O6 O7 O8 | R6 R7 R8 | J K9 K10"
+    v = check_turn(before, after, "K9 K10", rules="tournament")
+    assert v.legal, v.summary()
+    assert texts(before, after, v) == [
+        "swap the joker in K5 B5 J for O5 R5 from O5 O6 O7 O8, R5 R6 R7 R8, then lay it "
+        "with K9 K10"]
+
+
+def test_each_meld_is_followed_to_where_most_of_its_tiles_went():
+    # the module's rule: a meld of the table before goes to the meld after holding most of
+    # its tiles, the first on a tie; a meld none of whose tiles lie after goes nowhere
+    assert texts("R3 R4 R5 R6 R7 | K1 K2 K3", "R3 R4 R5 R6 R7 R8") == ["add R8 to R3…R7"]
+    assert texts("R5 B5 K5", "R3 R4 R5 | B5 B6 B7 | K5 K6 K7") == [
+        "add R3 R4 to R5", "lay B5 B6 B7 (B5 from R5 B5 K5)", "lay K5 K6 K7 (K5 from R5 B5 K5)"]
