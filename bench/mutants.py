@@ -5,7 +5,7 @@ dropped) and runs the tests that reach the changed function; a change no test no
 *survivor*) is a behaviour nothing checks. Each target below names the files to change and
 the tests that should notice, so a run takes minutes on two cores, not hours:
 
-    .venv/bin/python bench/mutants.py referee-turns            # or: reader-steps, events, all
+    .venv/bin/python bench/mutants.py referee-turns            # or any target below, or all
     .venv/bin/python bench/mutants.py reader-steps --children 2 --functions '*_drop_odd_sizes*'
 
 The run happens in a scratch copy (``--workdir``, default a folder under the system's

@@ -96,6 +96,8 @@ def could_lay(before: TableLike, after: TableLike,
                         for t, f, m in near.moves)
         answer = (f"Yes: move {n} tile{'s' if n != 1 else ''} ({how}) and the table is "
                   f"valid: {table}.")
+        if not n:  # the same melds, their tiles laid in another order (strict order rules)
+            answer = f"Yes: lay each meld's tiles in sequence and the table is valid: {table}."
         if taken:
             answer = (f"Yes, with the tiles taken put back "
                       f"({format_tiles(sorted(taken.elements()))}): move {n} tile"

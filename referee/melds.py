@@ -318,8 +318,11 @@ def check_meld(tiles: "TilesLike | Meld", rules: "Rules | str | None" = None,
         reason += f" (it could also be read as a {other})"
     elif assumed and kind == "group":
         reason += " (or any missing colour)"
-    elif assumed:
-        reason += " (or the other way round)"
+    elif assumed:  # a run to rearrange, into more than one window: the jokers' other values
+        slots = [i for i, x in enumerate(t) if x.is_joker]
+        chosen = tuple(stands[i] for i in slots)
+        others = sorted({tuple(r.stands_for[i] for i in slots) for r in options} - {chosen})
+        reason += f" (or {' or '.join(format_tiles(o) for o in others)})"
     return MeldVerdict(True, meld, kind, points, reason, stands, assumed=assumed,
                        declared=declared is not None)
 

@@ -60,7 +60,7 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
     for i, j in home.items():
         based[j].append(i)
     steps: list[MoveStep] = []
-    freed_into = {}
+    freed_into = set()  # melds after where a freed joker was laid anew: told by the swap
     exchanged = Counter()  # rack tiles that took a joker's place: told by the swap step
     swapped = Counter()  # table tiles that took a joker's place: (tile, from, joker's meld)
     for f in (verdict.jokers if verdict is not None else ()):
@@ -79,13 +79,13 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
         if not based.get(f.after_meld):
             rest = [t for t, o in zip(new.tiles, origin[f.after_meld]) if not t.is_joker]
             text += f", then lay it with {format_tiles(rest)}"
-            freed_into[f.after_meld] = True
+            freed_into.add(f.after_meld)
         steps.append(MoveStep("swap", tuple(map(str, f.replaced_by)), str(old), str(new), text))
-    # splits: a run of the table before whose tiles now lie in two or more melds
+    # splits: a run of the table before whose tiles now lie in two or more melds (two pieces
+    # of two tiles or more), none of them another meld's continuation
     for i, m in enumerate(b):
         dests = [j for j in range(len(a)) if any(o == i for o in origin[j])]
-        if len(dests) >= 2 and all(based.get(j) in ([i], None) or i in based.get(j, [])
-                                   for j in dests):
+        if all(based.get(j) in ([i], None) or i in based.get(j, []) for j in dests):
             pieces = [j for j in dests if sum(1 for o in origin[j] if o == i) >= 2]
             if len(pieces) >= 2:
                 second = sorted(pieces, key=lambda j: _first_number(a[j]))[1]

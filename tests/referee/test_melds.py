@@ -189,3 +189,93 @@ def test_runs_in_either_direction_and_out_of_order():
     # it lacks K3 to K12
     v = check_meld("K13 K2 K1", STRICT)
     assert not v.ok and "cannot follow" not in v.reason and "K3" in v.reason
+
+
+def test_what_the_jokers_are_declared_as_must_make_the_meld():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents": what a joker stands for can be declared;
+    # a declaration that makes no run or group of the tiles is no reading of them
+    v = check_meld("K5 J O5", jokers="R6")
+    assert (v.ok, v.kind, v.points, v.declared) == (False, None, 10, True)
+    assert str(v.meld) == "K5 J O5"
+    assert v.reason == ("K5 J O5: the joker is declared as R6, which does not make a run or a "
+                        "group of these tiles")
+    v = check_meld("K1 J J", jokers="B2 B3")
+    assert v.reason == ("K1 J J: the jokers are declared as B2 B3, which does not make a run "
+                        "or a group of these tiles")
+    v = check_meld("K1 J J", kind="run", jokers="B1 O1")
+    assert v.reason.endswith("which does not make a run of these tiles")
+
+
+@pytest.mark.parametrize("meld, jokers, message", [
+    ("K5 J O5", "B5 R5", "K5 J O5 holds 1 joker: declare one numbered tile for it, in the "
+                         "order they lie (got B5 R5)"),
+    ("K1 J J", "B1", "K1 J J holds 2 jokers: declare 2 numbered tiles for them, in the order "
+                     "they lie (got B1)"),
+    ("K1 J J", "J O1", "K1 J J holds 2 jokers: declare 2 numbered tiles for them, in the order "
+                       "they lie (got J O1)"),
+    ("K5 J O5", "", "K5 J O5 holds 1 joker: declare one numbered tile for it, in the order "
+                    "they lie (got nothing)"),
+])
+def test_a_declaration_that_cannot_apply_says_what_to_declare(meld, jokers, message):
+    from referee import DeclarationError
+    with pytest.raises(DeclarationError) as e:
+        check_meld(meld, jokers=jokers)
+    assert str(e.value) == message
+
+
+def test_melds_too_short_or_all_jokers_and_a_bad_kind():
+    # 000: "All tiles in play must be arranged in sets with at least three tiles"
+    v = check_meld("")
+    assert (v.ok, v.kind, v.points) == (False, None, 0)
+    assert v.reason == "nothing: a meld needs at least 3 tiles, this has 0"
+    v = check_meld("J J J")
+    assert (v.ok, v.kind, v.points, str(v.meld)) == (False, None, 0, "J J J")
+    assert v.reason == "J J J: a meld needs at least one numbered tile"
+    with pytest.raises(ValueError, match=r"^kind must be 'run', 'group' or None, not 'set'$"):
+        check_meld("R4 B4 K4", kind="set")
+
+
+def test_strict_order_says_why_a_run_is_not_as_laid():
+    # under strict order a run's tiles must lie in sequence: R5 R4 R6 does not; R12 R13 J
+    # would need the joker as R14 (000: "A 1 may not follow a 13")
+    assert check_meld("R5 R4 R6", STRICT).reason == (
+        "R5 R4 R6: not a run: the tiles do not lie in sequence (1 never follows 13, and a "
+        "joker's place fixes its value)")
+    assert check_meld("R12 R13 J", STRICT).reason == (
+        "R12 R13 J: not a run: R1 cannot follow R13: a run ends at 13, and 1 is always the "
+        "lowest number")
+
+
+def test_a_meld_worth_the_same_as_a_run_or_a_group_is_called_a_run():
+    # J R5 J: R4 R5 R6 or a group of 5s, 15 either way; the verdict calls it a run and says
+    # it could also be a group
+    v = check_meld("J R5 J")
+    assert (v.kind, v.points) == ("run", 15)
+    assert v.reason.endswith("(it could also be read as a group)")
+
+
+@pytest.mark.parametrize("meld, kw, reason", [
+    # one colour, numbers apart: judged as a run only
+    ("R4 R5 R7", {}, "R4 R5 R7: not a run: not consecutive: R6 missing and not enough jokers"),
+    # asked as a run or a group: judged as that only
+    ("R4 B4 K4", {"kind": "run"}, "R4 B4 K4: not a run: colours differ (R4, B4, K4)"),
+    ("R4 R5 R6", {"kind": "group"}, "R4 R5 R6: not a group: numbers differ (R4, R5, R6)"),
+    # worth more as a group (39) than as a run (36): a group, and the run is mentioned
+    ("J J K13", {}, "J J K13: a valid group of 3 worth 39; the jokers stand for B13 and O13 "
+                    "(it could also be read as a run)"),
+    ("K5 J O5", {"jokers": "R5"}, "K5 J O5: a valid group of 3 worth 15; the joker stands "
+                                  "for R5 (as declared)"),
+    ("R12 R13 J", {}, "R12 R13 J: a valid run of 3 worth 36 when laid as R11 R12 R13; the "
+                      "joker stands for R11"),
+    ("K5 J O5", {}, "K5 J O5: a valid group of 3 worth 15; the joker stands for B5 (or any "
+                    "missing colour)"),
+    ("K5 B5 O5", {}, "K5 B5 O5: a valid group of 3 worth 15"),
+    ("R4 R7 R8", {}, "R4 R7 R8: not a run: not consecutive: R5, R6 missing and not enough "
+                     "jokers"),
+    # out of order, the joker may be R4 or R7: the verdict takes R7 (worth more) and names R4
+    ("R6 J R5", {}, "R6 J R5: a valid run of 3 worth 18 when laid as R5 R6 R7; the joker "
+                    "stands for R7 (or R4)"),
+])
+def test_each_verdict_says_why_in_full(meld, kw, reason):
+    assert check_meld(meld, **kw).reason == reason

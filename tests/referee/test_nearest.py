@@ -171,3 +171,49 @@ def test_could_lay_refuses_a_reading_no_set_can_hold():
                         "of this turn; a set has only 2 of each tile); correct it first.")
     # two R7s before, the same two after: a real set
     assert could_lay("R7 R7", "R7 R8 R9 | R5 R6 R7").possible is True
+
+
+def test_could_lay_as_json_names_every_tile_to_move():
+    # what the live page's dispute view reads: R7 was taken off the table (000: "At the end
+    # of the turn, all played tiles must be in valid sets" - those on it stay), R3 R4 went
+    # into the group and go back to their run
+    a = could_lay("R1 R2 R3 R4 | K7 B7 O7 R7", "R1 R2 | R3 R4 K7 B7 O7")
+    assert a.as_laid is False
+    assert a.to_dict() == {
+        "question": "Could these tiles have been laid validly?", "possible": True,
+        "arrangement": "R1 R2 R3 R4 | K7 B7 O7 R7", "melds": ["R1 R2 R3 R4", "K7 B7 O7 R7"],
+        "as_laid": False,
+        "answer": "Yes, with the tiles taken put back (R7): move 3 tiles (R3 from R3 R4 K7 B7 "
+                  "O7 to R1 R2 R3 R4; R4 from R3 R4 K7 B7 O7 to R1 R2 R3 R4; R7 back into "
+                  "K7 B7 O7 R7): R1 R2 R3 R4 | K7 B7 O7 R7.",
+        "moved": ["R3", "R4", "R7"],
+        "moves": [{"tile": "R3", "from": "R3 R4 K7 B7 O7", "to": "R1 R2 R3 R4"},
+                  {"tile": "R4", "from": "R3 R4 K7 B7 O7", "to": "R1 R2 R3 R4"},
+                  {"tile": "R7", "from": None, "to": "K7 B7 O7 R7"}],
+        "tiles_to_move": 3, "fewest_possible": 3, "exact": True}
+
+
+def test_could_lay_judges_under_the_rules_given():
+    # 000: "Runs are composed of three or more, same-colored tiles, in consecutive number
+    # order." Under strict order R5 R4 R6 is not valid as laid; no tile need change meld
+    strict = get_rules().replace(meld_order="as-laid")
+    a = could_lay("", "R5 R4 R6", strict)
+    assert a.possible is True and a.as_laid is False and a.moves == ()
+    assert a.answer == "Yes: lay each meld's tiles in sequence and the table is valid: R4 R5 R6."
+    assert could_lay("", "R5 R4 R6").as_laid is True
+
+
+def test_a_misread_table_before_is_named_as_the_turn_s_tiles():
+    a = could_lay("R7 R7 R7", "R7 R7 R7 R8")
+    assert a.possible is None and a.as_laid is False
+    assert a.answer == ("The reading is not a real set of tiles (R7: a third R7 in the tiles "
+                        "of this turn; a set has only 2 of each tile); correct it first.")
+
+
+def test_the_nearest_table_lays_each_meld_in_its_natural_order():
+    # a run ascending with its joker in the place it stands for, a group by colour (K B O R)
+    # with its jokers last: the arrangement a person copies onto the table
+    a = could_lay("", "R4 R6 | J K9 B9 O9 R9")
+    assert str(a.arrangement) == "R4 J R6 | K9 B9 O9 R9" and len(a.moves) == 1
+    a = could_lay("", "K9 B9 | J R4 R5 R6 R7 R9")
+    assert str(a.arrangement) == "K9 B9 R9 | R4 R5 R6 R7 J" and len(a.moves) == 1

@@ -130,3 +130,12 @@ def test_odd_tokens_a_person_may_type():
     with pytest.raises(NotationError) as e:
         parse_tiles(whole + "9")
     assert str(e.value) == f"{whole!r}\u2026 (1 more character): tile numbers run from 1 to 13"
+
+
+def test_a_table_s_key_ignores_the_order_of_melds_and_tiles():
+    # the live referee asks "is this the same table?" of readings: the same tiles grouped
+    # the same way, whatever order the camera lists them in
+    a = parse_table("R3 R4 R5 | K7 B7 O7")
+    assert a.key() == parse_table("O7 K7 B7 | R5 R4 R3").key()
+    assert a.key() != parse_table("R3 R4 R5 K7 | B7 O7").key()
+    assert repr(a) == "Table('R3 R4 R5 | K7 B7 O7')" and repr(a[0]) == "Meld('R3 R4 R5')"

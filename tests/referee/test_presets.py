@@ -157,3 +157,18 @@ def test_rules_stored_as_data_read_back_and_unknown_options_are_named():
     with pytest.raises(UnknownRulesError) as e:
         Rules.from_dict({**custom.to_dict(), "jokers_wild": True, "a_timer": 5})
     assert str(e.value) == "unknown rule options: a_timer, jokers_wild"
+
+
+def test_presets_are_found_by_the_names_people_use():
+    # 000 is "the 1998 Pressman American edition": "pressman" and "us" name it; 003's rules
+    # are the "Original" ones; case and spaces do not matter
+    from referee import DEFAULT_PRESET
+    from referee.rules import UnknownRulesError
+    for name in ("us", "US", "pressman", " Pressman-1998 "):
+        assert get_rules(name).name == "pressman-1998"
+    assert get_rules("original").name == "sabra" and get_rules("Sabra-Way").name == "sabra-way"
+    assert get_rules("default").name == DEFAULT_PRESET == get_rules(None).name
+    with pytest.raises(UnknownRulesError) as e:
+        get_rules("house")
+    assert str(e.value) == ("unknown rule preset 'house'; choose one of: pressman-1998, sabra, "
+                            "sabra-way, tournament")

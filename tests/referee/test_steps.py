@@ -80,3 +80,98 @@ def test_a_joker_swapped_for_a_table_tile():
     # one step: the swap moves the R5; no second "move R5" step repeats it
     assert texts(before, after, v) == ["swap the joker in R4 J R6 for R5 from K5 B5 O5 R5, "
                                        "then lay it with K9 K11"]
+
+
+def test_a_long_run_is_named_by_its_ends_only_when_both_ends_are_numbered():
+    # a joker at an end would leave "R3…J" unreadable: such a run is named in full
+    assert texts("R3 R4 R5 J R7", "R3 R4 R5 J R7 R8") == ["add R8 to R3…R7"]
+    assert texts("R3 J R5 R6 R7", "R3 J R5 R6 R7 R8") == ["add R8 to R3…R7"]
+    assert texts("R3 R4 R5 R6 J", "R2 R3 R4 R5 R6 J") == ["add R2 to R3 R4 R5 R6 J"]
+    assert texts("J R4 R5 R6 R7", "J R4 R5 R6 R7 R8") == ["add R8 to J R4 R5 R6 R7"]
+
+
+def test_a_joker_left_in_its_meld_is_no_swap():
+    # 000: "he can ... play one or more tiles from his rack, making or adding to groups and/or
+    # runs": R7 added to R4 J R6, the joker stays (no swap told)
+    v = check_turn("R4 J R6", "R4 J R6 R7", "R7", rules="sabra")
+    assert v.legal and texts("R4 J R6", "R4 J R6 R7", v) == ["add R7 to R4 J R6"]
+    # one joker stays, the other is swapped: the swap is told
+    before, after = "K5 J O5 | R4 J R6", "K5 J O5 | R4 R5 R6 | K9 J K11"
+    v = check_turn(before, after, "R5 K9 K11", rules="sabra")
+    assert v.legal and texts(before, after, v) == [
+        "swap the joker in R4 J R6 for your R5, then lay it with K9 K11"]
+
+
+def test_a_swap_and_another_copy_of_the_same_tile_added():
+    # two R5s from the rack: one takes the joker's place (told by the swap), the other is
+    # added to the group, and a later meld is still told
+    before, after = "R4 J R6 | K5 B5 O5", "R4 R5 R6 | J K9 K10 | K5 B5 O5 R5"
+    v = check_turn(before, after, "R5 R5 K9 K10", rules="sabra")
+    assert v.legal, v.summary()
+    assert texts(before, after, v) == [
+        "swap the joker in R4 J R6 for your R5, then lay it with K9 K10",
+        "add R5 to K5 B5 O5"]
+
+
+def test_a_joker_moved_into_a_meld_that_was_there_is_told_as_a_move():
+    # 003: "A joker that has been replaced must be used in the player's same turn as part of a
+    # new set": into K5 B5 O5 it is no new set, so the turn is not valid; the steps still
+    # say what was done, for the dispute
+    before, after = "R4 J R6 | K5 B5 O5", "R4 R5 R6 | K5 B5 O5 J"
+    v = check_turn(before, after, "R5", rules="sabra")
+    assert not v.legal
+    assert texts(before, after, v) == ["swap the joker in R4 J R6 for your R5",
+                                       "move J from R4 J R6 to K5 B5 O5"]
+
+
+def test_tiles_moved_onto_another_meld_are_a_move_not_a_split():
+    # R6 R7 R8 leave R3…R8 for the run R9 R10 R11: one piece stays, the other joins a meld
+    # that was there
+    steps = describe("R3 R4 R5 R6 R7 R8 | R9 R10 R11", "R3 R4 R5 | R6 R7 R8 R9 R10 R11")
+    assert [s.to_dict() for s in steps] == [
+        {"action": "move", "tiles": ["R6", "R7", "R8"], "meld": "R3 R4 R5 R6 R7 R8",
+         "target": "R6 R7 R8 R9 R10 R11", "text": "move R6 R7 R8 from R3…R8 to R9 R10 R11"}]
+
+
+def test_a_split_is_told_at_the_first_tile_of_the_upper_piece():
+    # the pieces in either order on the table: the split is where the upper one begins
+    assert texts("B6 B7 B8 B9 B10", "B8 B9 B10 | B6 B7 B8")[0] == "split B6…B10 at B9"
+    # the rack's R4 begins the upper piece: the split is at the table's R5, and R4 is added
+    assert texts("R1 R2 R3 R4 R5 R6", "R1 R2 R3 R4 | R4 R5 R6") == [
+        "split R1…R6 at R5", "add R4 to R5 R6"]
+
+
+def test_new_melds_say_where_their_table_tiles_came_from():
+    assert texts("R3 R4 R5", "R3 R4 R5 | K9 B9 O9 | K1 K2 K3") == ["lay K9 B9 O9",
+                                                                   "lay K1 K2 K3"]
+    assert texts("R3 R4 R5 R6 | K7 B7 O7 R7", "R3 R4 R5 | K7 B7 O7 | R6 R7 R8") == [
+        "lay R6 R7 R8 (R6 from R3 R4 R5 R6; R7 from K7 B7 O7 R7)"]
+    # copies of a tile stay with their melds however the melds are ordered after
+    assert texts("R5 R6 R7 | K5 B5 R5", "K5 B5 R5 O5 | R5 R6 R7 R8") == [
+        "add O5 to K5 B5 R5", "add R8 to R5 R6 R7"]
+
+
+def test_tables_a_camera_may_misread_or_clear():
+    # a third R7 (a misreading) is told all the same; a table cleared has no steps
+    assert texts("R7 R7 R7", "R7 R7 R7 | K1 K2 K3") == ["lay K1 K2 K3"]
+    assert texts("R3 R4 R5", "") == []
+
+
+def test_a_joker_of_a_group_of_three_swapped_for_both_missing_tiles_from_the_table():
+    # 004: "Under tournament rules, a Joker taken from a group of three tiles must be
+    # replaced with both missing tiles." Both come off the ends of runs on the table.
+    before = "K5 B5 J | O5 O6 O7 O8 | R5 R6 R7 R8"
+    after = "K5 B5 O5 R5 | O6 O7 O8 | R6 R7 R8 | J K9 K10"
+    v = check_turn(before, after, "K9 K10", rules="tournament")
+    assert v.legal, v.summary()
+    assert texts(before, after, v) == [
+        "swap the joker in K5 B5 J for O5 R5 from O5 O6 O7 O8, R5 R6 R7 R8, then lay it "
+        "with K9 K10"]
+
+
+def test_each_meld_is_followed_to_where_most_of_its_tiles_went():
+    # the module's rule: a meld of the table before goes to the meld after holding most of
+    # its tiles, the first on a tie; a meld none of whose tiles lie after goes nowhere
+    assert texts("R3 R4 R5 R6 R7 | K1 K2 K3", "R3 R4 R5 R6 R7 R8") == ["add R8 to R3…R7"]
+    assert texts("R5 B5 K5", "R3 R4 R5 | B5 B6 B7 | K5 K6 K7") == [
+        "add R3 R4 to R5", "lay B5 B6 B7 (B5 from R5 B5 K5)", "lay K5 K6 K7 (K5 from R5 B5 K5)"]
