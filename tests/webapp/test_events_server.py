@@ -259,6 +259,8 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
     for the game (a leak would show only as load: a stream polling in a loop, a game polled
     that nobody follows)."""
     broker = app.extensions["rummiref"]["broker"]
+    assert broker.subscribe("left-at-once")     # a phone that leaves before any change
+    broker.unsubscribe("left-at-once")
     gid = "followed-game"
     assert broker.subscribe(gid) and broker.subscribe(gid)
     assert broker.streams == 2
@@ -280,4 +282,21 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
     broker.unsubscribe(gid)                     # the last phone leaves
     assert broker.streams == 0
     broker.notify(gid, 3)                       # nobody follows it: nothing to remember
-    assert broker.wait(gid, after=2, timeout=0.05) is False
+    t0 = time.monotonic()                       # and nothing would wake a wait: it answers
+    assert broker.wait(gid, after=0, timeout=2) is False    # at once
+    assert time.monotonic() - t0 < 1.0
+
+
+def test_a_server_stopping_ends_its_streams_without_saying_the_game_is_gone(app, live):
+    """When the server stops, its streams are woken and end (the browser reconnects to the
+    next server); the game still exists, so the phones are not told it was deleted."""
+    gid, auth = create(live.url)
+    stream = SSEClient(f"{live.url}/api/games/{gid}/events")
+    try:
+        stream.wait_for("hello")
+        app.extensions["rummiref"]["broker"].close()   # what stopping the server does first
+        assert stream.next_event(5) is None           # it ends, and says nothing more
+    finally:
+        stream.close()
+    _, _, game = http_request(f"{live.url}/api/games/{gid}")
+    assert game["id"] == gid
