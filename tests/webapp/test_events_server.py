@@ -88,6 +88,9 @@ def test_a_new_round_reaches_another_phone_within_a_second(live):
         assert viewer.status == 200 and viewer.content_type.startswith("text/event-stream")
         hello = viewer.wait_for("hello")
         assert hello["data"]["game"]["id"] == gid and hello["data"]["version"] == 1
+        # its id is the version (the browser resumes from it), and a stream that ends is
+        # reconnected to after a second
+        assert hello["id"] == "1" and hello["retry"] == "1000"
         took = []
         for n in range(1, 4):
             t0 = time.monotonic()
@@ -168,7 +171,9 @@ def test_too_many_streams_get_busy_and_retry_later(make_app):
             first.wait_for("hello")
             second = SSEClient(f"{server.url}/api/games/{gid}/events")
             ev = second.wait_for("busy")
-            assert "retrying" in ev["data"]["error"]
+            assert ev["data"]["error"] == ("too many open live connections on this server; "
+                                           "retrying in 5 s")
+            assert ev["retry"] == "5000"  # what the browser waits before trying again
             assert second.next_event(2) is None  # the busy stream ends; the browser retries
         finally:
             first.close()
@@ -300,3 +305,54 @@ def test_a_server_stopping_ends_its_streams_without_saying_the_game_is_gone(app,
         stream.close()
     _, _, game = http_request(f"{live.url}/api/games/{gid}")
     assert game["id"] == gid
+
+
+def test_a_phone_hears_only_of_its_own_game(live):
+    """Two games on one server: a phone following one hears nothing of the other."""
+    mine, my_auth = create(live.url)
+    other, other_auth = create(live.url, players=("Xia", "Yu"))
+    viewer = SSEClient(f"{live.url}/api/games/{mine}/events")
+    try:
+        viewer.wait_for("hello")
+        http_request(f"{live.url}/api/games/{other}/rounds", "POST",
+                     {"winner": "Xia", "racks": {"Yu": 5}}, other_auth)
+        http_request(f"{live.url}/api/games/{mine}/rounds", "POST",
+                     {"winner": "Ann", "racks": {"Ben": 3, "Cy": 4}}, my_auth)
+        ev = viewer.next_event(5)
+        assert ev["event"] == "round-added" and set(ev["data"]["round"]["scores"]) == {
+            "Ann", "Ben", "Cy"}
+    finally:
+        viewer.close()
+
+
+def test_a_phone_reconnecting_up_to_date_gets_no_hello_only_what_comes_next(live):
+    """A phone that has seen the game's current version reconnects (``Last-Event-ID``): it is
+    not sent the whole game again, only the next change."""
+    gid, auth = create(live.url)
+    http_request(f"{live.url}/api/games/{gid}/rounds", "POST",
+                 {"winner": "Ann", "racks": {"Ben": 1, "Cy": 1}}, auth)
+    viewer = SSEClient(f"{live.url}/api/games/{gid}/events", headers={"Last-Event-ID": "2"})
+    try:
+        http_request(f"{live.url}/api/games/{gid}/rounds", "POST",
+                     {"winner": "Ben", "racks": {"Ann": 2, "Cy": 2}}, auth)
+        ev = viewer.next_event(5)
+        assert (ev["event"], ev["id"]) == ("round-added", "3")
+    finally:
+        viewer.close()
+
+
+def test_a_phone_far_behind_gets_every_change_it_missed_in_one_stream(app, live):
+    """More changes missed than one read of the log holds (200): they all come, in order, on
+    the stream the phone opened, not over several reconnections."""
+    gid, auth = create(live.url)
+    client = app.test_client()
+    for n in range(205):
+        r = client.post(f"/api/games/{gid}/timer", json={"action": "start" if n % 2 == 0
+                                                          else "pause"}, headers=auth)
+        assert r.status_code == 200, r.get_json()
+    viewer = SSEClient(f"{live.url}/api/games/{gid}/events", headers={"Last-Event-ID": "1"})
+    try:
+        ids = [int(viewer.wait_for("timer", timeout=10)["id"]) for _ in range(205)]
+        assert ids == list(range(2, 207))
+    finally:
+        viewer.close()
