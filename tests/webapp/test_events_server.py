@@ -356,3 +356,46 @@ def test_a_phone_far_behind_gets_every_change_it_missed_in_one_stream(app, live)
         assert ids == list(range(2, 207))
     finally:
         viewer.close()
+
+
+def _lines_until(viewer: SSEClient, last, timeout: float = 5.0) -> list[str]:
+    """The stream's raw lines (comments included) up to and including the first for which
+    ``last(line)`` holds."""
+    viewer.sock.settimeout(timeout)
+    lines: list[str] = []
+    while not lines or not last(lines[-1]):
+        line = viewer.resp.readline()
+        assert line, f"the stream ended: {lines}"
+        lines.append(line.decode().rstrip("\r\n"))
+    return lines
+
+
+def _comment(line: str) -> bool:
+    return line.startswith(":")
+
+
+def test_an_idle_stream_gets_a_ping_and_a_busy_one_none(make_app):
+    """A stream with nothing to say for ``SSE_HEARTBEAT_SECONDS`` sends a comment line
+    (a comment, ": ping") so that proxies and phones keep it open; one that has just sent an event does
+    not, and the event after a ping arrives whole."""
+    app = make_app(SSE_HEARTBEAT_SECONDS=1.0)
+    with LiveServer(app) as server:
+        gid, auth = create(server.url)
+        viewer = SSEClient(f"{server.url}/api/games/{gid}/events")
+        try:
+            viewer.wait_for("hello")
+            seen = []
+            for n in range(1, 3):
+                http_request(f"{server.url}/api/games/{gid}/rounds", "POST",
+                             {"winner": "Ann", "racks": {"Ben": n, "Cy": 1}}, auth)
+                seen += _lines_until(viewer, lambda line: line == "event: round-added")
+            assert not any(map(_comment, seen)), seen
+            idle = _lines_until(viewer, _comment)   # within the 5 s allowed
+            # the rest of the last event, then nothing but blank lines and the comment
+            assert idle[0].startswith("data:") and not any(idle[1:-1]), idle
+            http_request(f"{server.url}/api/games/{gid}/rounds", "POST",
+                         {"winner": "Ann", "racks": {"Ben": 3, "Cy": 1}}, auth)
+            ev = viewer.next_event(5)
+            assert (ev["event"], ev["id"]) == ("round-added", "4")
+        finally:
+            viewer.close()
