@@ -258,6 +258,11 @@ def test_a_stream_that_ends_gives_its_place_back(make_app):
                 assert stream.next_event(3.5) is None
             finally:
                 stream.close()
+        # with its last stream gone, the server keeps nothing for the game: a wait on it
+        # answers at once, as nothing would wake it
+        t0 = time.monotonic()
+        assert app.extensions["rummiref"]["broker"].wait(gid, after=10**9, timeout=2) is False
+        assert time.monotonic() - t0 < 1.0
 
 
 def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is_forgotten(app):
