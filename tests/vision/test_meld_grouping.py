@@ -113,13 +113,30 @@ def test_a_row_of_touching_tiles_is_one_meld_when_some_outlines_overlap():
     assert group_melds([t.corners for t in tiles]) == [[0, 1, 2]]
 
 
-def test_a_find_over_the_join_of_two_tiles_does_not_join_the_meld_between_them():
+@pytest.mark.parametrize("join", [0, 1])
+@pytest.mark.parametrize("stray_first", [False, True])
+def test_a_find_over_the_join_of_two_tiles_does_not_join_the_meld_between_them(join,
+                                                                               stray_first):
     """Each tile has one neighbour on each side: a stray find partly over two tiles of a meld
-    (a shadow, a tile's edge) stays on its own and the meld keeps its order."""
+    (a shadow, a tile's edge), over either join, listed before or after the meld's tiles,
+    stays on its own and the meld keeps its order."""
     meld = [_tile_at(100 + 72 * k, 100, t) for k, t in enumerate(["R3", "R4", "R5"])]
-    stray = _tile_at(172 + 0.8 * 70, 100 + 0.3 * 97, "K1")
-    melds = group_melds([t.corners for t in meld + [stray]])
-    assert sorted(melds) == [[0, 1, 2], [3]]
+    stray = _tile_at(100 + 72 * join + 0.8 * 70, 100 + 0.3 * 97, "K1")
+    tiles = [stray] + meld if stray_first else meld + [stray]
+    melds = group_melds([t.corners for t in tiles])
+    assert sorted([tiles[i].tile for i in m] for m in melds) == [["K1"], ["R3", "R4", "R5"]]
+
+
+def test_melds_are_listed_top_to_bottom_then_left_to_right():
+    """The table reads as it lies: the melds of the top row left to right, then the row
+    below, whatever order the finder found their tiles in."""
+    spots = {"B5 B6 B7": (100, 300), "R3 R4 R5": (400, 100), "K9 K10 K11": (100, 100)}
+    tiles = []
+    for text, (x, y) in spots.items():
+        tiles += [_tile_at(x + 72 * k, y, t) for k, t in enumerate(text.split())]
+    melds = group_melds([t.corners for t in tiles])
+    assert [" ".join(tiles[i].tile for i in m) for m in melds] == [
+        "K9 K10 K11", "R3 R4 R5", "B5 B6 B7"]
 
 
 @pytest.mark.parametrize("upside_down", [False, True])
@@ -127,12 +144,19 @@ def test_a_meld_is_ordered_the_way_most_of_its_tiles_are_read(upside_down):
     """Tiles laid by hand, each a few degrees out of line, the middle one misread the other
     way up, listed in no order: the meld is ordered as the majority of its tiles read (from
     the camera's right to left when they lie upside down for it)."""
-    xs = dict(zip(["R3", "R4", "R5"], [244, 172, 100] if upside_down else [100, 172, 244]))
-    turns = {"R3": 2.0, "R4": -3.0, "R5": 4.0}
-    tiles = [_turned(xs[t], 100, t, turns[t], upside_down=(upside_down != (t == "R4")))
-             for t in ["R5", "R3", "R4"]]
-    [meld] = group_melds([t.corners for t in tiles])
-    assert [tiles[i].tile for i in meld] == ["R3", "R4", "R5"]
+    def meld_of(names, misread, listed):
+        xs = dict(zip(names, range(100, 100 + 72 * len(names), 72)[::-1 if upside_down else 1]))
+        tiles = [_turned(xs[t], 100, t, 4.0 - 3.0 * k, upside_down=(upside_down != (t in misread)))
+                 for k, t in enumerate(listed)]
+        [meld] = group_melds([t.corners for t in tiles])
+        return [tiles[i].tile for i in meld]
+
+    three = ["R3", "R4", "R5"]
+    assert meld_of(three, {"R4"}, ["R5", "R3", "R4"]) == three
+    assert meld_of(three, {"R4"}, ["R4", "R5", "R3"]) == three      # the misread one first
+    five = ["R3", "R4", "R5", "R6", "R7"]                             # two misread of five
+    assert meld_of(five, {"R4", "R6"}, five) == five
+    assert meld_of(five, {"R4", "R6"}, ["R4", "R7", "R3", "R6", "R5"]) == five
 
 
 def _rows(*rows):

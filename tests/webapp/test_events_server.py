@@ -88,6 +88,9 @@ def test_a_new_round_reaches_another_phone_within_a_second(live):
         assert viewer.status == 200 and viewer.content_type.startswith("text/event-stream")
         hello = viewer.wait_for("hello")
         assert hello["data"]["game"]["id"] == gid and hello["data"]["version"] == 1
+        # its id is the version (the browser resumes from it), and a stream that ends is
+        # reconnected to after a second
+        assert hello["id"] == "1" and hello["retry"] == "1000"
         took = []
         for n in range(1, 4):
             t0 = time.monotonic()
@@ -168,7 +171,9 @@ def test_too_many_streams_get_busy_and_retry_later(make_app):
             first.wait_for("hello")
             second = SSEClient(f"{server.url}/api/games/{gid}/events")
             ev = second.wait_for("busy")
-            assert "retrying" in ev["data"]["error"]
+            assert ev["data"]["error"] == ("too many open live connections on this server; "
+                                           "retrying in 5 s")
+            assert ev["retry"] == "5000"  # what the browser waits before trying again
             assert second.next_event(2) is None  # the busy stream ends; the browser retries
         finally:
             first.close()
@@ -248,9 +253,16 @@ def test_a_stream_that_ends_gives_its_place_back(make_app):
                     assert extra.wait_for("busy")  # the one place is taken
                 finally:
                     extra.close()
-                assert stream.next_event(5) is None  # the stream ends by itself
+                # the stream ends by itself, after its second (well before the 5 s a wait
+                # may last)
+                assert stream.next_event(3.5) is None
             finally:
                 stream.close()
+        # with its last stream gone, the server keeps nothing for the game: a wait on it
+        # answers at once, as nothing would wake it
+        t0 = time.monotonic()
+        assert app.extensions["rummiref"]["broker"].wait(gid, after=10**9, timeout=2) is False
+        assert time.monotonic() - t0 < 1.0
 
 
 def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is_forgotten(app):
@@ -259,6 +271,8 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
     for the game (a leak would show only as load: a stream polling in a loop, a game polled
     that nobody follows)."""
     broker = app.extensions["rummiref"]["broker"]
+    assert broker.subscribe("left-at-once")     # a phone that leaves before any change
+    broker.unsubscribe("left-at-once")
     gid = "followed-game"
     assert broker.subscribe(gid) and broker.subscribe(gid)
     assert broker.streams == 2
@@ -280,4 +294,117 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
     broker.unsubscribe(gid)                     # the last phone leaves
     assert broker.streams == 0
     broker.notify(gid, 3)                       # nobody follows it: nothing to remember
-    assert broker.wait(gid, after=2, timeout=0.05) is False
+    t0 = time.monotonic()                       # and nothing would wake a wait: it answers
+    assert broker.wait(gid, after=0, timeout=2) is False    # at once
+    assert time.monotonic() - t0 < 1.0
+
+
+def test_a_server_stopping_ends_its_streams_without_saying_the_game_is_gone(app, live):
+    """When the server stops, its streams are woken and end (the browser reconnects to the
+    next server); the game still exists, so the phones are not told it was deleted."""
+    gid, auth = create(live.url)
+    stream = SSEClient(f"{live.url}/api/games/{gid}/events")
+    try:
+        stream.wait_for("hello")
+        app.extensions["rummiref"]["broker"].close()   # what stopping the server does first
+        assert stream.next_event(5) is None           # it ends, and says nothing more
+    finally:
+        stream.close()
+    _, _, game = http_request(f"{live.url}/api/games/{gid}")
+    assert game["id"] == gid
+
+
+def test_a_phone_hears_only_of_its_own_game(live):
+    """Two games on one server: a phone following one hears nothing of the other."""
+    mine, my_auth = create(live.url)
+    other, other_auth = create(live.url, players=("Xia", "Yu"))
+    viewer = SSEClient(f"{live.url}/api/games/{mine}/events")
+    try:
+        viewer.wait_for("hello")
+        http_request(f"{live.url}/api/games/{other}/rounds", "POST",
+                     {"winner": "Xia", "racks": {"Yu": 5}}, other_auth)
+        http_request(f"{live.url}/api/games/{mine}/rounds", "POST",
+                     {"winner": "Ann", "racks": {"Ben": 3, "Cy": 4}}, my_auth)
+        ev = viewer.next_event(5)
+        assert ev["event"] == "round-added" and set(ev["data"]["round"]["scores"]) == {
+            "Ann", "Ben", "Cy"}
+    finally:
+        viewer.close()
+
+
+def test_a_phone_reconnecting_up_to_date_gets_no_hello_only_what_comes_next(live):
+    """A phone that has seen the game's current version reconnects (``Last-Event-ID``): it is
+    not sent the whole game again, only the next change."""
+    gid, auth = create(live.url)
+    http_request(f"{live.url}/api/games/{gid}/rounds", "POST",
+                 {"winner": "Ann", "racks": {"Ben": 1, "Cy": 1}}, auth)
+    viewer = SSEClient(f"{live.url}/api/games/{gid}/events", headers={"Last-Event-ID": "2"})
+    try:
+        http_request(f"{live.url}/api/games/{gid}/rounds", "POST",
+                     {"winner": "Ben", "racks": {"Ann": 2, "Cy": 2}}, auth)
+        ev = viewer.next_event(5)
+        assert (ev["event"], ev["id"]) == ("round-added", "3")
+    finally:
+        viewer.close()
+
+
+def test_a_phone_far_behind_gets_every_change_it_missed_in_one_stream(app, live):
+    """More changes missed than one read of the log holds (200): they all come, in order, on
+    the stream the phone opened, not over several reconnections."""
+    gid, auth = create(live.url)
+    client = app.test_client()
+    for n in range(205):
+        r = client.post(f"/api/games/{gid}/timer", json={"action": "start" if n % 2 == 0
+                                                          else "pause"}, headers=auth)
+        assert r.status_code == 200, r.get_json()
+    viewer = SSEClient(f"{live.url}/api/games/{gid}/events", headers={"Last-Event-ID": "1"})
+    try:
+        ids = [int(viewer.wait_for("timer", timeout=10)["id"]) for _ in range(205)]
+        assert ids == list(range(2, 207))
+    finally:
+        viewer.close()
+
+
+def _lines_until(viewer: SSEClient, last, timeout: float = 5.0) -> list[str]:
+    """The stream's raw lines (comments included) up to and including the first for which
+    ``last(line)`` holds."""
+    viewer.sock.settimeout(timeout)
+    lines: list[str] = []
+    while not lines or not last(lines[-1]):
+        line = viewer.resp.readline()
+        assert line, f"the stream ended: {lines}"
+        lines.append(line.decode().rstrip("\r\n"))
+    return lines
+
+
+def _comment(line: str) -> bool:
+    return line.startswith(":")
+
+
+def test_an_idle_stream_gets_a_ping_and_a_busy_one_none(make_app):
+    """A stream with nothing to say for ``SSE_HEARTBEAT_SECONDS`` sends a comment line
+    (a comment, ": ping") so that proxies and phones keep it open; one that has just sent an event does
+    not, and the event after a ping arrives whole."""
+    app = make_app(SSE_HEARTBEAT_SECONDS=1.0)
+    with LiveServer(app) as server:
+        gid, auth = create(server.url)
+        viewer = SSEClient(f"{server.url}/api/games/{gid}/events")
+        try:
+            viewer.wait_for("hello")
+            seen = []
+            for n in range(1, 3):
+                http_request(f"{server.url}/api/games/{gid}/rounds", "POST",
+                             {"winner": "Ann", "racks": {"Ben": n, "Cy": 1}}, auth)
+                seen += _lines_until(viewer, lambda line: line == "event: round-added")
+            assert not any(map(_comment, seen)), seen
+            idle = _lines_until(viewer, _comment, timeout=3.5)  # after about 1 s, not 5
+            # the rest of the last event, then nothing but blank lines and the comment
+            assert idle[0].startswith("data:") and not any(idle[1:-1]), idle
+            again = _lines_until(viewer, _comment, timeout=3.5)  # and again, while idle
+            assert not any(again[:-1]), again
+            http_request(f"{server.url}/api/games/{gid}/rounds", "POST",
+                         {"winner": "Ann", "racks": {"Ben": 3, "Cy": 1}}, auth)
+            ev = viewer.next_event(5)
+            assert (ev["event"], ev["id"]) == ("round-added", "4")
+        finally:
+            viewer.close()
