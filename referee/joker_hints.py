@@ -33,6 +33,8 @@ from .turns import TurnVerdict, check_turn
 FIRST_PASS_PLACES = 6
 #: a place's own bound is solved for when this many combinations to try hold it
 PLACE_BOUND_SHARED = 4
+#: a new set's own bound is solved for when this many deferred places share a pattern
+SET_BOUND_ALIKE = 3
 
 
 @dataclass
@@ -102,8 +104,10 @@ class JokerSearch:
         self.rack_cells = _cells_of(self.rack_count)
         #: the rest of the table solved so far: (floor asked, its best melds or None)
         self.solved: dict = {}
-        #: upper bounds of the turns through one place (see _place_bound)
+        #: upper bounds of the turns through one place, or one new set (see _relaxed_bound)
         self.place_bounds: dict = {}
+        self.set_bounds: dict = {}
+        self.alike: Counter = Counter()
 
     def run(self) -> Move:
         # A pattern says, for each meld holding a joker, what its jokers stand for and which
@@ -194,32 +198,64 @@ class JokerSearch:
 
     def _place_bound(self, combo, i) -> int:
         """The most weight a turn could lay with ``combo[i]`` as its place and every other
-        joker meld as its pattern says (a staying joker counts as its tile, a freed one goes
-        anywhere): an upper bound for every combination holding that place. A bound at or
-        below the best found when it was asked is given as that best."""
+        joker meld as its pattern says: an upper bound for every combination holding that
+        place (see :meth:`_relaxed_bound`)."""
         key = self._bound_key(combo, i)
-        others = key[2]
         got = self.place_bounds.get(key)
-        if got is not None:
-            return got
-        place = combo[i]
+        if got is None:
+            got = self.place_bounds[key] = self._relaxed_bound([combo[i]], key[2], 0)
+        return got
+
+    def _set_ruled_out(self, combo, place, jokers) -> bool:
+        """Does the new set's bound (below) rule it out? Asked only where
+        ``SET_BOUND_ALIKE`` or more deferred places share the pattern: the bound costs a
+        solve of its own, and pays when many places read it."""
+        if self.best is None or self.alike[tuple(
+                p.pattern for p in combo[:len(self.jmelds)])] < SET_BOUND_ALIKE:
+            return False
+        return self._set_bound(combo, place, jokers) <= self._best_weight()
+
+    def _set_bound(self, combo, place, jokers) -> int:
+        """The most weight a turn could lay with the new set ``place`` holding ``jokers``
+        freed jokers, every joker meld relaxed as the combination's pattern says: an upper
+        bound for every combination of that pattern with that set, asked once for all."""
+        patterns = tuple(p.pattern for p in combo[:len(self.jmelds)])
+        fixed = combo[len(self.jmelds):] + [place]
+        key = (patterns, jokers) + tuple(
+            (p.tiles, tuple(sorted(p.use.items())), tuple(sorted(p.rack_only.items())),
+             p.rack_jokers) for p in fixed)
+        got = self.set_bounds.get(key)
+        if got is None:
+            got = self.set_bounds[key] = self._relaxed_bound(fixed, patterns, jokers)
+        return got
+
+    def _relaxed_bound(self, fixed, patterns, freed_used) -> int:
+        """The most weight a turn could lay with the places ``fixed`` as they are and the
+        joker melds of ``patterns`` relaxed (a staying joker counts as its tile, a freed one
+        goes anywhere; ``freed_used`` of the freed ones lie in the fixed places already).
+        Each fixed place takes the table's copies of its tiles first, which never lays
+        fewer rack tiles. A bound at or below the best found when it was asked is given as
+        that best."""
         n = MAX_NUMBER
         weight, wj = rack_weights(n, self.rules)
         table_count = self.table_count.copy()
         rack_count = self.rack_count.copy()
-        own = place.rack_jokers * wj  # the rack tiles the place itself lays
-        for t, k in place.use.items():
-            from_table = min(k, table_count[t])
-            table_count[t] -= from_table
-            rack_count[t] -= k - from_table
-            own += (k - from_table) * weight[t.number - 1][0]
-        for t, k in place.rack_only.items():
-            rack_count[t] -= k
-            own += k * weight[t.number - 1][0]
-        rack_j = self.rack_j - place.rack_jokers
-        freed = place.freed
+        own = 0  # the rack tiles the fixed places themselves lay
+        rack_j, freed = self.rack_j, -freed_used
+        for place in fixed:
+            own += place.rack_jokers * wj
+            for t, k in place.use.items():
+                from_table = min(k, table_count[t])
+                table_count[t] -= from_table
+                rack_count[t] -= k - from_table
+                own += (k - from_table) * weight[t.number - 1][0]
+            for t, k in place.rack_only.items():
+                rack_count[t] -= k
+                own += k * weight[t.number - 1][0]
+            rack_j -= place.rack_jokers
+            freed += place.freed
         must_extra = Counter()
-        for stands, fate in others:
+        for stands, fate in patterns:
             for s, taken in zip(stands, fate):
                 if not taken:
                     table_count[s] += 1  # the joker, standing for s, is a tile s
@@ -229,7 +265,7 @@ class JokerSearch:
                     must_extra[s] += 1  # a rack s takes its place
         best = self._best_weight()
         bound = best
-        if rack_j >= 0 and all(k >= 0 for k in rack_count.values()) and all(
+        if rack_j >= 0 and freed >= 0 and all(k >= 0 for k in rack_count.values()) and all(
                 rack_count[s] >= k for s, k in must_extra.items()):
             must = [[0] * NCOL for _ in range(n)]
             avail = [[0] * NCOL for _ in range(n)]
@@ -244,7 +280,6 @@ class JokerSearch:
                                        best - extra, self.leaning)
                 if value is not None:
                     bound = max(bound, value + extra)
-        self.place_bounds[key] = bound
         return bound
 
     def _answer(self, proven: bool) -> Move:
@@ -494,6 +529,8 @@ class JokerSearch:
     def _settle_deferred(self) -> tuple[int, int]:
         """Lay the freed jokers of the deferred places in new sets, best bound first; the
         bound left unsettled when time runs out."""
+        # how many deferred places share each pattern: a set's bound serves them all
+        self.alike = Counter(tuple(p.pattern for p in d[2]) for d in self.deferred)
         for bound, _, combo, pairs, opt_j in sorted(self.deferred, key=lambda d: (-d[0], d[1])):
             if self.best is not None and self._best_weight() >= bound:
                 break
@@ -513,6 +550,8 @@ class JokerSearch:
                                 and self._best_weight() >= bound):
                 return True
             place = _Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
+            if self._set_ruled_out(combo, place, jokers):
+                continue  # no turn of this pattern with this set beats the best
             got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
             if got is None or got[1] or (self.best is not None and self._weight(got[0])
                                          <= self._best_weight()):
@@ -540,7 +579,9 @@ class JokerSearch:
             if self._late():
                 return True
             # the second joker anywhere bounds every second set: one solve can rule out
-            # all of them
+            # all of them (and one relaxed solve, for every combination of the pattern)
+            if self._set_ruled_out(combo, place1, 1):
+                continue
             got = self._solve(combo + [place1], 1, opt_j - first.rack_jokers)
             if got is None or (self.best is not None
                                and self._weight(got[0]) <= self._best_weight()):
