@@ -35,6 +35,8 @@ FIRST_PASS_PLACES = 6
 PLACE_BOUND_SHARED = 4
 #: a new set's own bound is solved for when this many deferred places share a pattern
 SET_BOUND_ALIKE = 3
+#: a pattern's freed joker is bounded set by set when it has this many new sets or fewer
+PATTERN_SETS = 100
 
 
 @dataclass
@@ -140,6 +142,10 @@ class JokerSearch:
                 break
             if self._realize(pattern, melds) and self._best_weight() >= bound:
                 continue
+            if self._pattern_ruled_out(pattern):
+                if not self.complete:
+                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
+                continue
             if options is None:
                 options = [self._places(m) for m in self.jmelds]
             combos = [c for c in itertools.product(*options)
@@ -205,6 +211,45 @@ class JokerSearch:
         if got is None:
             got = self.place_bounds[key] = self._relaxed_bound([combo[i]], key[2], 0)
         return got
+
+    def _pattern_ruled_out(self, pattern) -> bool:
+        """A pattern that frees jokers: can no turn of it beat the best found? A freed
+        joker ends in a new set, and every set it could go into is listed from the whole
+        table and rack (with two freed jokers: every set of the first, the second then
+        anywhere, and every set holding both); each is bounded (the set fixed, the joker
+        melds relaxed as the pattern says). When none beats the best, no place of the
+        pattern is tried. Only where the lists are short (``PATTERN_SETS`` sets or fewer,
+        as under a rack-tile minimum): each set is a solve."""
+        if self.best is None:
+            return False
+        freed = [(i, s) for i, (stands, fate) in enumerate(pattern)
+                 for s, taken in zip(stands, fate) if taken]
+        if not 1 <= len(freed) <= 2:
+            return False
+        rack_left = self.rack_count.copy()
+        if not self.rules.joker_replacement_from_table:
+            for _, s in freed:
+                rack_left[s] -= 1  # the rack's s takes the joker's place
+        owns = [self.jmeld_index[i] for i, _ in freed]
+        min_rack = self.rules.joker_reuse_min_rack_tiles
+        # the first freed joker's set, the other (if any) anywhere; and both in one set
+        lists = [(1, new_sets(1, self.rack_j, self.table_count, rack_left, min_rack,
+                              self.melds_of, frozenset(owns[:1])))]
+        if len(freed) == 2:
+            lists.append((2, new_sets(2, self.rack_j, self.table_count, rack_left, min_rack,
+                                      self.melds_of, frozenset(owns))))
+        lists = [(k, list(sets)) for k, sets in lists]
+        if sum(len(sets) for _, sets in lists) > PATTERN_SETS:
+            return False
+        best = self._best_weight()
+        for jokers, sets in lists:
+            for new in sets:
+                if self._late():
+                    return False
+                place = _Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
+                if self._relaxed_bound([place], pattern, jokers) > best:
+                    return False
+        return True
 
     def _set_ruled_out(self, combo, place, jokers) -> bool:
         """Does the new set's bound (below) rule it out? Asked only where

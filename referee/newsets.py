@@ -60,7 +60,7 @@ def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
     found = []
     for extra in range(0, min(rack_jokers, 2 - jokers) + 1):
         count = jokers + extra
-        for shape in _shapes(count, there):
+        for shape in _shapes(count, there, in_rack, min_rack - extra):
             from_rack = sum(1 for ck in shape if ck is not None and in_rack[ck[0]][ck[1]])
             if from_rack + extra < min_rack:
                 continue
@@ -78,20 +78,24 @@ def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
 _TILES = [[None] + [Tile(colour, k) for k in range(1, MAX_NUMBER + 1)] for colour in COLOURS]
 
 
-def _shapes(jokers: int, there) -> Iterator[list]:
+def _shapes(jokers: int, there, in_rack, need: int) -> Iterator[list]:
     """Runs and groups holding exactly ``jokers`` jokers whose other tiles are there, as
-    lists of (colour index, number), None for a joker."""
+    lists of (colour index, number), None for a joker; only where ``need`` of the numbers
+    could come from the rack (``in_rack``), the least any of them needs."""
     for c in range(len(COLOURS)):
         have = there[c]
+        rack = in_rack[c]
         for lo in range(1, MAX_NUMBER - 1):
+            held = 0  # numbers lo..hi the rack has
             gaps = 0
             for hi in range(lo, MAX_NUMBER + 1):
                 if not have[hi]:
                     gaps += 1
                     if gaps > jokers:
                         break
+                held += rack[hi]
                 length = hi - lo + 1
-                if length < 3 or length <= jokers:
+                if length < 3 or length <= jokers or held < need:
                     continue
                 missing = [k for k in range(lo, hi + 1) if not have[k]]
                 present = [k for k in range(lo, hi + 1) if have[k]]
@@ -102,6 +106,8 @@ def _shapes(jokers: int, there) -> Iterator[list]:
                     yield [None if k in at else (c, k) for k in range(lo, hi + 1)]
     for number in range(1, MAX_NUMBER + 1):
         cols = [c for c in range(len(COLOURS)) if there[c][number]]
+        if sum(1 for c in cols if in_rack[c][number]) < need:
+            continue
         for size in (3, 4):
             for chosen in itertools.combinations(cols, size - jokers):
                 if chosen:
