@@ -233,14 +233,14 @@ class JokerSearch:
         owns = [self.jmeld_index[i] for i, _ in freed]
         min_rack = self.rules.joker_reuse_min_rack_tiles
         # the first freed joker's set, the other (if any) anywhere; and both in one set
-        lists = [(1, new_sets(1, self.rack_j, self.table_count, rack_left, min_rack,
-                              self.melds_of, frozenset(owns[:1])))]
-        if len(freed) == 2:
-            lists.append((2, new_sets(2, self.rack_j, self.table_count, rack_left, min_rack,
-                                      self.melds_of, frozenset(owns))))
-        lists = [(k, list(sets)) for k, sets in lists]
-        if sum(len(sets) for _, sets in lists) > PATTERN_SETS:
-            return False
+        lists = []
+        for jokers in range(1, len(freed) + 1):
+            sets = new_sets(jokers, self.rack_j, self.table_count, rack_left, min_rack,
+                            self.melds_of, frozenset(owns[:jokers]),
+                            limit=PATTERN_SETS - sum(len(x) for _, x in lists))
+            if sets is None:
+                return False  # too many to bound one by one
+            lists.append((jokers, list(sets)))
         best = self._best_weight()
         for jokers, sets in lists:
             for new in sets:
@@ -389,12 +389,15 @@ class JokerSearch:
             return None
         avail = _prune_optional(n, must, avail, freed + self.rack_j)
         weight, wj = rack_weights(n, self.rules)
-        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj,
-                                   leaning=self.leaning)
-        if value is None:
-            return None
         # the weight of the tiles a rack s adds in place of a joker is not in ``value``
         extra = sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
+        # a pattern whose bound does not beat the best found is never tried: asked only
+        # for more, the search says no at once
+        floor = None if self.best is None else self._best_weight() - extra
+        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj, floor,
+                                   self.leaning)
+        if value is None:
+            return None
         return value + extra, melds
 
     def _realize(self, pattern, melds) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Optional
 
 from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile
 
@@ -39,12 +39,14 @@ class NewSet:
 
 def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
              rack_left: Mapping[Tile, int], min_rack: int,
-             melds_of: Mapping[Tile, frozenset], own: frozenset) -> Iterator[NewSet]:
+             melds_of: Mapping[Tile, frozenset], own: frozenset,
+             limit: Optional[int] = None) -> Optional[Iterator[NewSet]]:
     """Every new set holding ``jokers`` freed jokers and up to ``rack_jokers`` jokers from the
     rack (at most two jokers in all), the most tiles the rack could give first, then the
     shortest. ``table_left`` / ``rack_left``: copies of each tile still free on the table and
     on the rack; ``melds_of[t]``: the melds of the table before that hold a ``t``; ``own``: the
-    melds the freed jokers were taken from."""
+    melds the freed jokers were taken from. With a ``limit``: None as soon as there are more
+    sets than that."""
     # which tiles are there, and which the rack has, by colour and number (the shapes are
     # many and most fail the rack-tile minimum: tiles are made only for those that pass)
     there = [[False] * (MAX_NUMBER + 1) for _ in COLOURS]
@@ -71,6 +73,8 @@ def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
             tiles = tuple(JOKER if ck is None else _TILES[ck[0]][ck[1]] for ck in shape)
             real = [t for t in tiles if not t.is_joker]
             found.append(NewSet(tiles, Counter(real), extra, from_rack))
+            if limit is not None and len(found) > limit:
+                return None
     found.sort(key=lambda s: (-(s.from_rack + s.rack_jokers), len(s.tiles)))
     return iter(found)
 
