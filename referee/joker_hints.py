@@ -641,6 +641,8 @@ class JokerSearch:
                                     and self._best_weight() >= bound):
                     return True
                 place2 = _Place(second.tiles, second.use, Counter(), second.rack_jokers, 0)
+                if self._set_ruled_out(combo, place2, 1):
+                    continue  # this set with the first joker anywhere: no better turn
                 got = self._solve(combo + [place1, place2], 0,
                                   opt_j - first.rack_jokers - second.rack_jokers)
                 if got is not None and not got[1] and (
