@@ -18,9 +18,9 @@ from .rules import Rules
 from .search import (
     _COLOUR_INDEX,
     BIG,
-    Leaning,
     MAX_NUMBER,
     NCOL,
+    Leaning,
     _dead_must,
     _lay,
     _lay_valued,
@@ -52,7 +52,7 @@ class _Place:
     rack_jokers: int
     freed: int
     pattern: tuple = ()  #: (what its jokers stand for, which of them were exchanged)
-    cells: Optional[tuple] = None  #: ``use`` and ``rack_only`` by search cell, once asked
+    cells: tuple | None = None  #: ``use`` and ``rack_only`` by search cell, once asked
 
 
 def _cell(t: Tile) -> int:

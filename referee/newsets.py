@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Optional
+from typing import Iterator, Mapping
 
 from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile
 
@@ -40,7 +40,7 @@ class NewSet:
 def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
              rack_left: Mapping[Tile, int], min_rack: int,
              melds_of: Mapping[Tile, frozenset], own: frozenset,
-             limit: Optional[int] = None) -> Optional[Iterator[NewSet]]:
+             limit: int | None = None) -> Iterator[NewSet] | None:
     """Every new set holding ``jokers`` freed jokers and up to ``rack_jokers`` jokers from the
     rack (at most two jokers in all), the most tiles the rack could give first, then the
     shortest. ``table_left`` / ``rack_left``: copies of each tile still free on the table and
