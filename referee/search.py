@@ -417,7 +417,8 @@ class _Search:
         value = self.value
         for delta, dw in steps:
             if dw + ub_next <= floor:
-                continue  # even the best future cannot beat what we have
+                break  # even the best future cannot beat what we have (nor can the later
+                # steps: they come in order of weight, the most optional tiles first)
             nk = key + delta
             child = memo_next.get(nk)
             if child is None:
