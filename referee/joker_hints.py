@@ -110,6 +110,7 @@ class JokerSearch:
         self.place_bounds: dict = {}
         self.set_bounds: dict = {}
         self.alike: Counter = Counter()
+        self.settled: set = set()  # deferred places whose new sets were all tried
 
     def run(self) -> Move:
         # A pattern says, for each meld holding a joker, what its jokers stand for and which
@@ -579,11 +580,15 @@ class JokerSearch:
         bound left unsettled when time runs out."""
         # how many deferred places share each pattern: a set's bound serves them all
         self.alike = Counter(tuple(p.pattern for p in d[2]) for d in self.deferred)
-        for bound, _, combo, pairs, opt_j in sorted(self.deferred, key=lambda d: (-d[0], d[1])):
+        for bound, tried, combo, pairs, opt_j in sorted(self.deferred,
+                                                        key=lambda d: (-d[0], d[1])):
             if self.best is not None and self._best_weight() >= bound:
                 break
+            if tried in self.settled:
+                continue  # all its new sets were tried by an earlier call: nothing new
             if self._late() or (self._new_sets(combo, pairs, opt_j, bound) and self.cut):
                 return bound // BIG, bound % BIG
+            self.settled.add(tried)
         return 0, 0
 
     def _new_sets(self, combo, pairs, opt_j, bound) -> bool:
