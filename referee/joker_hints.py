@@ -18,9 +18,9 @@ from .rules import Rules
 from .search import (
     _COLOUR_INDEX,
     BIG,
-    Leaning,
     MAX_NUMBER,
     NCOL,
+    Leaning,
     _dead_must,
     _lay,
     _lay_valued,
@@ -33,6 +33,10 @@ from .turns import TurnVerdict, check_turn
 FIRST_PASS_PLACES = 6
 #: a place's own bound is solved for when this many combinations to try hold it
 PLACE_BOUND_SHARED = 4
+#: a new set's own bound is solved for when this many deferred places share a pattern
+SET_BOUND_ALIKE = 3
+#: a pattern's freed joker is bounded set by set when it has this many new sets or fewer
+PATTERN_SETS = 100
 
 
 @dataclass
@@ -48,7 +52,7 @@ class _Place:
     rack_jokers: int
     freed: int
     pattern: tuple = ()  #: (what its jokers stand for, which of them were exchanged)
-    cells: Optional[tuple] = None  #: ``use`` and ``rack_only`` by search cell, once asked
+    cells: tuple | None = None  #: ``use`` and ``rack_only`` by search cell, once asked
 
 
 def _cell(t: Tile) -> int:
@@ -102,8 +106,11 @@ class JokerSearch:
         self.rack_cells = _cells_of(self.rack_count)
         #: the rest of the table solved so far: (floor asked, its best melds or None)
         self.solved: dict = {}
-        #: upper bounds of the turns through one place (see _place_bound)
+        #: upper bounds of the turns through one place, or one new set (see _relaxed_bound)
         self.place_bounds: dict = {}
+        self.set_bounds: dict = {}
+        self.alike: Counter = Counter()
+        self.settled: set = set()  # deferred places whose new sets were all tried
 
     def run(self) -> Move:
         # A pattern says, for each meld holding a joker, what its jokers stand for and which
@@ -135,6 +142,10 @@ class JokerSearch:
             if self.best is not None and self._best_weight() >= bound:
                 break
             if self._realize(pattern, melds) and self._best_weight() >= bound:
+                continue
+            if self._pattern_ruled_out(pattern):
+                if not self.complete:
+                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
                 continue
             if options is None:
                 options = [self._places(m) for m in self.jmelds]
@@ -194,32 +205,103 @@ class JokerSearch:
 
     def _place_bound(self, combo, i) -> int:
         """The most weight a turn could lay with ``combo[i]`` as its place and every other
-        joker meld as its pattern says (a staying joker counts as its tile, a freed one goes
-        anywhere): an upper bound for every combination holding that place. A bound at or
-        below the best found when it was asked is given as that best."""
+        joker meld as its pattern says: an upper bound for every combination holding that
+        place (see :meth:`_relaxed_bound`)."""
         key = self._bound_key(combo, i)
-        others = key[2]
         got = self.place_bounds.get(key)
-        if got is not None:
-            return got
-        place = combo[i]
+        if got is None:
+            got = self.place_bounds[key] = self._relaxed_bound([combo[i]], key[2], 0)
+        return got
+
+    def _pattern_ruled_out(self, pattern) -> bool:
+        """A pattern that frees jokers: can no turn of it beat the best found? A freed
+        joker ends in a new set, and every set it could go into is listed from the whole
+        table and rack (with two freed jokers: every set of the first, the second then
+        anywhere, and every set holding both); each is bounded (the set fixed, the joker
+        melds relaxed as the pattern says). When none beats the best, no place of the
+        pattern is tried. Only where the lists are short (``PATTERN_SETS`` sets or fewer,
+        as under a rack-tile minimum): each set is a solve."""
+        if self.best is None:
+            return False
+        freed = [(i, s) for i, (stands, fate) in enumerate(pattern)
+                 for s, taken in zip(stands, fate) if taken]
+        if not 1 <= len(freed) <= 2:
+            return False
+        rack_left = self.rack_count.copy()
+        if not self.rules.joker_replacement_from_table:
+            for _, s in freed:
+                rack_left[s] -= 1  # the rack's s takes the joker's place
+        owns = [self.jmeld_index[i] for i, _ in freed]
+        min_rack = self.rules.joker_reuse_min_rack_tiles
+        # the first freed joker's set, the other (if any) anywhere; and both in one set
+        lists = []
+        for jokers in range(1, len(freed) + 1):
+            sets = new_sets(jokers, self.rack_j, self.table_count, rack_left, min_rack,
+                            self.melds_of, frozenset(owns[:jokers]),
+                            limit=PATTERN_SETS - sum(len(x) for _, x in lists))
+            if sets is None:
+                return False  # too many to bound one by one
+            lists.append((jokers, list(sets)))
+        best = self._best_weight()
+        for jokers, sets in lists:
+            for new in sets:
+                if self._late():
+                    return False
+                place = _Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
+                if self._relaxed_bound([place], pattern, jokers) > best:
+                    return False
+        return True
+
+    def _set_ruled_out(self, combo, place, jokers) -> bool:
+        """Does the new set's bound (below) rule it out? Asked only where
+        ``SET_BOUND_ALIKE`` or more deferred places share the pattern: the bound costs a
+        solve of its own, and pays when many places read it."""
+        if self.best is None or self.alike[tuple(
+                p.pattern for p in combo[:len(self.jmelds)])] < SET_BOUND_ALIKE:
+            return False
+        return self._set_bound(combo, place, jokers) <= self._best_weight()
+
+    def _set_bound(self, combo, place, jokers) -> int:
+        """The most weight a turn could lay with the new set ``place`` holding ``jokers``
+        freed jokers, every joker meld relaxed as the combination's pattern says: an upper
+        bound for every combination of that pattern with that set, asked once for all."""
+        patterns = tuple(p.pattern for p in combo[:len(self.jmelds)])
+        fixed = combo[len(self.jmelds):] + [place]
+        key = (patterns, jokers) + tuple(
+            (p.tiles, tuple(sorted(p.use.items())), tuple(sorted(p.rack_only.items())),
+             p.rack_jokers) for p in fixed)
+        got = self.set_bounds.get(key)
+        if got is None:
+            got = self.set_bounds[key] = self._relaxed_bound(fixed, patterns, jokers)
+        return got
+
+    def _relaxed_bound(self, fixed, patterns, freed_used) -> int:
+        """The most weight a turn could lay with the places ``fixed`` as they are and the
+        joker melds of ``patterns`` relaxed (a staying joker counts as its tile, a freed one
+        goes anywhere; ``freed_used`` of the freed ones lie in the fixed places already).
+        Each fixed place takes the table's copies of its tiles first, which never lays
+        fewer rack tiles. A bound at or below the best found when it was asked is given as
+        that best."""
         n = MAX_NUMBER
         weight, wj = rack_weights(n, self.rules)
         table_count = self.table_count.copy()
         rack_count = self.rack_count.copy()
-        own = place.rack_jokers * wj  # the rack tiles the place itself lays
-        for t, k in place.use.items():
-            from_table = min(k, table_count[t])
-            table_count[t] -= from_table
-            rack_count[t] -= k - from_table
-            own += (k - from_table) * weight[t.number - 1][0]
-        for t, k in place.rack_only.items():
-            rack_count[t] -= k
-            own += k * weight[t.number - 1][0]
-        rack_j = self.rack_j - place.rack_jokers
-        freed = place.freed
+        own = 0  # the rack tiles the fixed places themselves lay
+        rack_j, freed = self.rack_j, -freed_used
+        for place in fixed:
+            own += place.rack_jokers * wj
+            for t, k in place.use.items():
+                from_table = min(k, table_count[t])
+                table_count[t] -= from_table
+                rack_count[t] -= k - from_table
+                own += (k - from_table) * weight[t.number - 1][0]
+            for t, k in place.rack_only.items():
+                rack_count[t] -= k
+                own += k * weight[t.number - 1][0]
+            rack_j -= place.rack_jokers
+            freed += place.freed
         must_extra = Counter()
-        for stands, fate in others:
+        for stands, fate in patterns:
             for s, taken in zip(stands, fate):
                 if not taken:
                     table_count[s] += 1  # the joker, standing for s, is a tile s
@@ -229,7 +311,7 @@ class JokerSearch:
                     must_extra[s] += 1  # a rack s takes its place
         best = self._best_weight()
         bound = best
-        if rack_j >= 0 and all(k >= 0 for k in rack_count.values()) and all(
+        if rack_j >= 0 and freed >= 0 and all(k >= 0 for k in rack_count.values()) and all(
                 rack_count[s] >= k for s, k in must_extra.items()):
             must = [[0] * NCOL for _ in range(n)]
             avail = [[0] * NCOL for _ in range(n)]
@@ -244,7 +326,6 @@ class JokerSearch:
                                        best - extra, self.leaning)
                 if value is not None:
                     bound = max(bound, value + extra)
-        self.place_bounds[key] = bound
         return bound
 
     def _answer(self, proven: bool) -> Move:
@@ -309,12 +390,15 @@ class JokerSearch:
             return None
         avail = _prune_optional(n, must, avail, freed + self.rack_j)
         weight, wj = rack_weights(n, self.rules)
-        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj,
-                                   leaning=self.leaning)
-        if value is None:
-            return None
         # the weight of the tiles a rack s adds in place of a joker is not in ``value``
         extra = sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
+        # a pattern whose bound does not beat the best found is never tried: asked only
+        # for more, the search says no at once
+        floor = None if self.best is None else self._best_weight() - extra
+        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj, floor,
+                                   self.leaning)
+        if value is None:
+            return None
         return value + extra, melds
 
     def _realize(self, pattern, melds) -> bool:
@@ -494,11 +578,17 @@ class JokerSearch:
     def _settle_deferred(self) -> tuple[int, int]:
         """Lay the freed jokers of the deferred places in new sets, best bound first; the
         bound left unsettled when time runs out."""
-        for bound, _, combo, pairs, opt_j in sorted(self.deferred, key=lambda d: (-d[0], d[1])):
+        # how many deferred places share each pattern: a set's bound serves them all
+        self.alike = Counter(tuple(p.pattern for p in d[2]) for d in self.deferred)
+        for bound, tried, combo, pairs, opt_j in sorted(self.deferred,
+                                                        key=lambda d: (-d[0], d[1])):
             if self.best is not None and self._best_weight() >= bound:
                 break
+            if tried in self.settled:
+                continue  # all its new sets were tried by an earlier call: nothing new
             if self._late() or (self._new_sets(combo, pairs, opt_j, bound) and self.cut):
                 return bound // BIG, bound % BIG
+            self.settled.add(tried)
         return 0, 0
 
     def _new_sets(self, combo, pairs, opt_j, bound) -> bool:
@@ -513,6 +603,8 @@ class JokerSearch:
                                 and self._best_weight() >= bound):
                 return True
             place = _Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
+            if self._set_ruled_out(combo, place, jokers):
+                continue  # no turn of this pattern with this set beats the best
             got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
             if got is None or got[1] or (self.best is not None and self._weight(got[0])
                                          <= self._best_weight()):
@@ -540,7 +632,9 @@ class JokerSearch:
             if self._late():
                 return True
             # the second joker anywhere bounds every second set: one solve can rule out
-            # all of them
+            # all of them (and one relaxed solve, for every combination of the pattern)
+            if self._set_ruled_out(combo, place1, 1):
+                continue
             got = self._solve(combo + [place1], 1, opt_j - first.rack_jokers)
             if got is None or (self.best is not None
                                and self._weight(got[0]) <= self._best_weight()):
@@ -552,6 +646,8 @@ class JokerSearch:
                                     and self._best_weight() >= bound):
                     return True
                 place2 = _Place(second.tiles, second.use, Counter(), second.rack_jokers, 0)
+                if self._set_ruled_out(combo, place2, 1):
+                    continue  # this set with the first joker anywhere: no better turn
                 got = self._solve(combo + [place1, place2], 0,
                                   opt_j - first.rack_jokers - second.rack_jokers)
                 if got is not None and not got[1] and (

@@ -39,59 +39,83 @@ class NewSet:
 
 def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
              rack_left: Mapping[Tile, int], min_rack: int,
-             melds_of: Mapping[Tile, frozenset], own: frozenset) -> Iterator[NewSet]:
+             melds_of: Mapping[Tile, frozenset], own: frozenset,
+             limit: int | None = None) -> Iterator[NewSet] | None:
     """Every new set holding ``jokers`` freed jokers and up to ``rack_jokers`` jokers from the
     rack (at most two jokers in all), the most tiles the rack could give first, then the
     shortest. ``table_left`` / ``rack_left``: copies of each tile still free on the table and
     on the rack; ``melds_of[t]``: the melds of the table before that hold a ``t``; ``own``: the
-    melds the freed jokers were taken from."""
+    melds the freed jokers were taken from. With a ``limit``: None as soon as there are more
+    sets than that."""
+    # which tiles are there, and which the rack has, by colour and number (the shapes are
+    # many and most fail the rack-tile minimum: tiles are made only for those that pass)
+    there = [[False] * (MAX_NUMBER + 1) for _ in COLOURS]
+    in_rack = [[False] * (MAX_NUMBER + 1) for _ in COLOURS]
+    table_only = [[False] * (MAX_NUMBER + 1) for _ in COLOURS]  # none left on the rack
+    for c in range(len(COLOURS)):
+        for k in range(1, MAX_NUMBER + 1):
+            t = _TILES[c][k]
+            r = rack_left.get(t, 0)
+            in_rack[c][k] = r > 0
+            table_only[c][k] = r == 0
+            there[c][k] = table_left.get(t, 0) + r > 0
     found = []
     for extra in range(0, min(rack_jokers, 2 - jokers) + 1):
         count = jokers + extra
-        for tiles in _shapes(count, table_left, rack_left):
-            real = [t for t in tiles if not t.is_joker]
-            from_rack = sum(1 for t in real if rack_left.get(t, 0) > 0)
+        for shape in _shapes(count, there, in_rack, min_rack - extra):
+            from_rack = sum(1 for ck in shape if ck is not None and in_rack[ck[0]][ck[1]])
             if from_rack + extra < min_rack:
                 continue
-            forced = [t for t in real if rack_left.get(t, 0) == 0]
+            forced = [_TILES[c][k] for c, k in (ck for ck in shape if ck is not None)
+                      if table_only[c][k]]
             if not _distinct_melds(forced, melds_of, own):
                 continue
-            found.append(NewSet(tuple(tiles), Counter(real), extra, from_rack))
+            tiles = tuple(JOKER if ck is None else _TILES[ck[0]][ck[1]] for ck in shape)
+            real = [t for t in tiles if not t.is_joker]
+            found.append(NewSet(tiles, Counter(real), extra, from_rack))
+            if limit is not None and len(found) > limit:
+                return None
     found.sort(key=lambda s: (-(s.from_rack + s.rack_jokers), len(s.tiles)))
     return iter(found)
 
 
-def _there(t: Tile, table_left, rack_left) -> bool:
-    return table_left.get(t, 0) + rack_left.get(t, 0) > 0
+_TILES = [[None] + [Tile(colour, k) for k in range(1, MAX_NUMBER + 1)] for colour in COLOURS]
 
 
-def _shapes(jokers: int, table_left, rack_left) -> Iterator[list[Tile]]:
-    """Runs and groups holding exactly ``jokers`` jokers whose other tiles are there."""
-    for colour in COLOURS:
-        have = [_there(Tile(colour, k), table_left, rack_left) for k in range(1, MAX_NUMBER + 1)]
+def _shapes(jokers: int, there, in_rack, need: int) -> Iterator[list]:
+    """Runs and groups holding exactly ``jokers`` jokers whose other tiles are there, as
+    lists of (colour index, number), None for a joker; only where ``need`` of the numbers
+    could come from the rack (``in_rack``), the least any of them needs."""
+    for c in range(len(COLOURS)):
+        have = there[c]
+        rack = in_rack[c]
         for lo in range(1, MAX_NUMBER - 1):
+            held = 0  # numbers lo..hi the rack has
             gaps = 0
             for hi in range(lo, MAX_NUMBER + 1):
-                if not have[hi - 1]:
+                if not have[hi]:
                     gaps += 1
                     if gaps > jokers:
                         break
+                held += rack[hi]
                 length = hi - lo + 1
-                if length < 3 or length <= jokers:
+                if length < 3 or length <= jokers or held < need:
                     continue
-                missing = [k for k in range(lo, hi + 1) if not have[k - 1]]
-                present = [k for k in range(lo, hi + 1) if have[k - 1]]
+                missing = [k for k in range(lo, hi + 1) if not have[k]]
+                present = [k for k in range(lo, hi + 1) if have[k]]
                 for more in itertools.combinations(present, jokers - len(missing)):
                     at = set(missing) | set(more)
                     if len(at) == length:
                         continue
-                    yield [JOKER if k in at else Tile(colour, k) for k in range(lo, hi + 1)]
+                    yield [None if k in at else (c, k) for k in range(lo, hi + 1)]
     for number in range(1, MAX_NUMBER + 1):
-        there = [c for c in COLOURS if _there(Tile(c, number), table_left, rack_left)]
+        cols = [c for c in range(len(COLOURS)) if there[c][number]]
+        if sum(1 for c in cols if in_rack[c][number]) < need:
+            continue
         for size in (3, 4):
-            for cols in itertools.combinations(there, size - jokers):
-                if cols:
-                    yield [Tile(c, number) for c in cols] + [JOKER] * jokers
+            for chosen in itertools.combinations(cols, size - jokers):
+                if chosen:
+                    yield [(c, number) for c in chosen] + [None] * jokers
 
 
 def _distinct_melds(tiles, melds_of, own) -> bool:

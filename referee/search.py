@@ -184,7 +184,7 @@ class Leaning:
         self.reverse = False
 
 
-def _solve_both_ways(*args, leaning: Optional[Leaning] = None, **kw):
+def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
     """Solve reading the numbers upward and downward in turns, with a growing budget of
     states each, and keep the first that finishes: an obstacle near one end makes the search
     from the other end walk through every way of reaching it. Returns (search, value,
@@ -417,7 +417,8 @@ class _Search:
         value = self.value
         for delta, dw in steps:
             if dw + ub_next <= floor:
-                continue  # even the best future cannot beat what we have
+                break  # even the best future cannot beat what we have (nor can the later
+                # steps: they come in order of weight, the most optional tiles first)
             nk = key + delta
             child = memo_next.get(nk)
             if child is None:
@@ -613,7 +614,7 @@ def _dead_must(n, must, avail, jokers):
 
 
 def _lay(n, must, avail, weight, must_j, opt_j, wj, floor=None,
-         leaning: Optional[Leaning] = None) -> Optional[list[Meld]]:
+         leaning: Leaning | None = None) -> Optional[list[Meld]]:
     """The best melds: first with jokers optional (the relaxed search), then the spare jokers
     fitted in; if they do not fit, the plain search that places every joker. With a
     ``floor``: None as well when no melds are worth more than it (a caller that already has

@@ -111,7 +111,12 @@ class Tile:
     def __str__(self) -> str:
         if self.colour is None:
             return "J"
-        return f"{self.colour.letter}{self.number}"
+        return f"{self.colour._value_}{self.number}"  # the letter, without two Python calls
+
+    def __hash__(self) -> int:
+        # what the generated hash does, hashing the colour's letter instead of the Enum
+        # member (whose hash is a Python call): tiles are hashed millions of times
+        return hash((None if self.colour is None else self.colour._value_, self.number))
 
     def __repr__(self) -> str:
         return f"Tile({str(self)!r})"
