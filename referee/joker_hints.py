@@ -100,10 +100,14 @@ class JokerSearch:
         self.best: Optional[Move] = None
         self.best_verdict: Optional[TurnVerdict] = None
         self._weighed: tuple = (None, 0)
-        self.leaning = Leaning()  # the rests are alike: the faster reading stays faster
         # the tiles of the table and of the rack, by search cell (number - 1) * NCOL + colour
         self.table_cells = _cells_of(self.table_count)
         self.rack_cells = _cells_of(self.rack_count)
+        # the rests are alike: the faster reading stays faster; first, the one starting from
+        # the end with fewer tiles
+        self.leaning = Leaning.fewer_first(MAX_NUMBER, [
+            [a + b for a, b in zip(self.table_cells[i:i + NCOL], self.rack_cells[i:i + NCOL])]
+            for i in range(0, MAX_NUMBER * NCOL, NCOL)])
         #: the rest of the table solved so far: (floor asked, its best melds or None)
         self.solved: dict = {}
         #: upper bounds of the turns through one place, or one new set (see _relaxed_bound)

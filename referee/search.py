@@ -180,8 +180,17 @@ class Leaning:
 
     LEAN = 2
 
-    def __init__(self):
-        self.reverse = False
+    def __init__(self, reverse: bool = False):
+        self.reverse = reverse
+
+    @classmethod
+    def fewer_first(cls, n, avail) -> Leaning:
+        """Start from the end of the numbers that holds fewer tiles (measured on the
+        recorded solves of the quick bench's openings and hints, this direction wins more
+        often than either fixed one; on the openings the hardest, o #29, took half)."""
+        low = sum(sum(avail[v]) for v in range(n // 2))
+        high = sum(sum(avail[v]) for v in range(n - n // 2, n))
+        return cls(reverse=low > high)
 
 
 def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
