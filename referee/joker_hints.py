@@ -317,12 +317,7 @@ class JokerSearch:
         bound = best
         if rack_j >= 0 and freed >= 0 and all(k >= 0 for k in rack_count.values()) and all(
                 rack_count[s] >= k for s, k in must_extra.items()):
-            must = [[0] * NCOL for _ in range(n)]
-            avail = [[0] * NCOL for _ in range(n)]
-            for t in set(table_count) | set(rack_count):
-                v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
-                must[v][c] = min(4, table_count[t] + must_extra[t])
-                avail[v][c] = min(4, table_count[t] + rack_count[t])
+            must, avail = _grids(n, table_count, rack_count, must_extra)
             extra = own + sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
             if not _dead_must(n, must, avail, freed + rack_j):
                 avail = _prune_optional(n, must, avail, freed + rack_j)
@@ -384,12 +379,7 @@ class JokerSearch:
                     must_extra[s] += 1  # a rack s takes its place
                 elif table_count[s] + rack_count[s] < 1:
                     return None
-        must = [[0] * NCOL for _ in range(n)]
-        avail = [[0] * NCOL for _ in range(n)]
-        for t in set(table_count) | set(rack_count):
-            v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
-            must[v][c] = min(4, table_count[t] + must_extra[t])
-            avail[v][c] = min(4, table_count[t] + rack_count[t])
+        must, avail = _grids(n, table_count, rack_count, must_extra)
         if _dead_must(n, must, avail, freed + self.rack_j):
             return None
         avail = _prune_optional(n, must, avail, freed + self.rack_j)
@@ -736,3 +726,15 @@ class JokerSearch:
         self.best = Move(placed, after, move_value(placed, self.rules)[1], remaining)
         self.best_verdict = verdict
         return placed, True
+
+
+def _grids(n: int, table_count: Counter, rack_count: Counter, must_extra: Counter):
+    """The search's (must, avail) grids, number by colour: the table's tiles (and the rack
+    tiles that must replace freed jokers) must be laid; the rack's may be."""
+    must = [[0] * NCOL for _ in range(n)]
+    avail = [[0] * NCOL for _ in range(n)]
+    for t in set(table_count) | set(rack_count):
+        v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
+        must[v][c] = min(4, table_count[t] + must_extra[t])
+        avail[v][c] = min(4, table_count[t] + rack_count[t])
+    return must, avail
