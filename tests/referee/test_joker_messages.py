@@ -44,3 +44,19 @@ def test_why_the_meld_a_freed_joker_went_to_is_no_new_set():
         "the joker taken from R4 J R6 must be played again this turn in a new set with at "
         "least 2 other tiles from the rack; it was put in J K9, with 1 tile from the rack "
         "beside it")
+
+
+def test_a_verdict_asked_without_reasons_is_the_same_verdict():
+    # the hint search asks check_turn(..., reasons=False): a broken joker rule is found all
+    # the same, only not explained by the account closest to legal
+    turns = [("K5 B5 J | R1 R2 R3", "K5 B5 | J K9 K10 | R1 R2 R3", "K9 K10", "sabra"),
+             ("R4 J R6", "R4 R5 R6 J", "R5", "sabra"),
+             ("R4 J R6 | K1 K2 K3", "R4 R5 R6 | J K9 | K1 K2 K3", "R5 K9", "pressman-1998"),
+             ("R4 J R6", "R4 R5 R6 | J K9 K10", "R5 K9 K10", "sabra")]
+    for before, after, rack, preset in turns:
+        full = check_turn(before, after, rack, rules=preset)
+        quick = check_turn(before, after, rack, rules=preset, reasons=False)
+        assert quick.legal is full.legal, (before, after)
+        assert bool(quick.violations) is (not full.legal)
+        if not full.legal:
+            assert {Code.JOKER_NOT_REPLACED, Code.JOKER_NOT_REUSED} & set(quick.codes)
