@@ -60,3 +60,17 @@ def test_a_verdict_asked_without_reasons_is_the_same_verdict():
         assert bool(quick.violations) is (not full.legal)
         if not full.legal:
             assert {Code.JOKER_NOT_REPLACED, Code.JOKER_NOT_REUSED} & set(quick.codes)
+
+
+def test_no_new_set_when_its_tiles_lay_together_or_none_came_from_the_rack():
+    # 003 (as above): R5 R6 lay together in the first meld of the table: no new set
+    v = check_turn("R1 R2 R3 R4 R5 R6 | K4 J K6", "R1 R2 R3 R4 | K4 K5 K6 | J R5 R6", "K5",
+                   rules="sabra")
+    assert message(v, Code.JOKER_NOT_REUSED).endswith(
+        "it was put in J R5 R6, which holds tiles that lay together in R1 R2 R3 R4 R5 R6 "
+        "before the turn (not a new set)")
+    # 000 (as above): K4 and O4 came from two melds of the table, none from the rack
+    v = check_turn("R4 J R6 | K1 K2 K3 K4 | O4 O5 O6 O7",
+                   "R4 R5 R6 | K1 K2 K3 | O5 O6 O7 | J K4 O4", "R5", rules="pressman-1998")
+    assert message(v, Code.JOKER_NOT_REUSED).endswith(
+        "it was put in J K4 O4, with 0 tiles from the rack beside it")
