@@ -332,13 +332,6 @@ class TurnLog:
                 changed.append(t.number)
         return changed
 
-    def index_of(self, ref: Any) -> int:
-        """The index of the entry whose ``ref`` is ``ref``."""
-        for i, e in enumerate(self.entries):
-            if e.ref == ref and e.table is not None:
-                return i
-        raise KeyError(f"no table {ref!r} in this log")
-
     def _apply(self, entry: Entry) -> Optional[Turn]:
         self.entries.append(entry)
         index = len(self.entries) - 1

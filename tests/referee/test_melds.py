@@ -276,6 +276,10 @@ def test_a_meld_worth_the_same_as_a_run_or_a_group_is_called_a_run():
     # out of order, the joker may be R4 or R7: the verdict takes R7 (worth more) and names R4
     ("R6 J R5", {}, "R6 J R5: a valid run of 3 worth 18 when laid as R5 R6 R7; the joker "
                     "stands for R7 (or R4)"),
+    # two jokers: every other pair of values they could take, in the order they lie
+    ("R6 J J R5", {}, "R6 J J R5: a valid run of 4 worth 26 when laid as R5 R6 R7 R8; the "
+                      "jokers stand for R8 and R7 (or R3 R4 or R4 R3 or R4 R7 or R7 R4 or "
+                      "R7 R8)"),
 ])
 def test_each_verdict_says_why_in_full(meld, kw, reason):
     assert check_meld(meld, **kw).reason == reason
