@@ -196,6 +196,7 @@ def test_a_stored_log_read_back_has_the_same_turns_seats_and_declarations():
         assert back.to_dict() == data
         assert back.to_move == "Cy" and back.first_seat == 1 and back.opened == log.opened
         assert back.declared == log.declared and back.table_ref == "s5"
+        assert back.table == log.table and back.restore_pending == log.restore_pending
         assert [(t.player, t.legal, t.summary(), t.problem) for t in back.turns] == \
             [(t.player, t.legal, t.summary(), t.problem) for t in log.turns]
         # and it goes on as the log would: the misread tile corrected, Ann's turn is judged
