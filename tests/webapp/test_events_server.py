@@ -291,6 +291,8 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
     t.join(6)
     [(woken, took)] = woke
     assert woken and took < 1.0, woke
+    # a stream that has sent version 2 sleeps until there is something newer
+    assert broker.wait(gid, after=2, timeout=0.3) is False
     broker.unsubscribe(gid)                     # the last phone leaves
     assert broker.streams == 0
     broker.notify(gid, 3)                       # nobody follows it: nothing to remember
