@@ -74,3 +74,112 @@ def test_no_new_set_when_its_tiles_lay_together_or_none_came_from_the_rack():
                    "R4 R5 R6 | K1 K2 K3 | O5 O6 O7 | J K4 O4", "R5", rules="pressman-1998")
     assert message(v, Code.JOKER_NOT_REUSED).endswith(
         "it was put in J K4 O4, with 0 tiles from the rack beside it")
+
+
+# The joker fates the verdict lists (``TurnVerdict.jokers``, ``to_dict()["jokers"]``), which
+# the live page shows players: where each joker of the table before went, what it stood for
+# and stands for, and which tile took its place, from where.
+
+def fates(v):
+    return v.to_dict()["jokers"]
+
+
+def test_a_joker_exchanged_for_a_tile_from_the_rack():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents. The tile used to replace the joker can come
+    # from the player's rack or from the table. ... A joker that has been replaced must be
+    # used in the player's same turn as part of a new set." R5 from the rack takes the place
+    # of the joker of R4 J R6; the joker stands for K10 in the new set K9 J K11.
+    v = check_turn("R4 J R6 | K1 K2 K3", "R4 R5 R6 | K1 K2 K3 | K9 J K11", "R5 K9 K11",
+                   rules="sabra")
+    assert v.legal
+    assert fates(v) == [{"before_meld": 0, "before_position": 1, "stood_for": "R5",
+                         "after_meld": 2, "after_position": 1, "stands_for": "K10",
+                         "taken": True, "replaced_by": ["R5"], "replaced_from": [None]}]
+
+
+def test_a_joker_exchanged_for_a_tile_from_the_table():
+    # 003 (as above): the tile can come from the table. R5 leaves the group R5 K5 B5 O5
+    # (meld 1 before; K5 B5 O5 is still a group) for the joker's place.
+    v = check_turn("R4 J R6 | R5 K5 B5 O5", "R4 R5 R6 | K5 B5 O5 | K9 J K11", "K9 K11",
+                   rules="sabra")
+    assert v.legal
+    (fate,) = fates(v)
+    assert (fate["taken"], fate["replaced_by"], fate["replaced_from"]) == (True, ["R5"], [1])
+    assert (fate["after_meld"], fate["after_position"], fate["stands_for"]) == (2, 1, "K10")
+    # 000: "A player with a tile matching the color and value of a joker may replace the
+    # joker with that tile": from the player's own tiles (the preset reads it so), not the
+    # table; K9 K11 are the two other tiles from the rack its new set needs.
+    v = check_turn("R4 J R6 | R5 K5 B5 O5", "R4 R5 R6 | K5 B5 O5 | K9 J K11", "K9 K11",
+                   rules="pressman-1998")
+    assert [(x.code, x.melds, x.tiles) for x in v.violations] == [
+        (Code.JOKER_REPLACEMENT_FROM_TABLE, ("R4 J R6",), ("R5",))]
+    assert v.violations[0].message == (
+        "the joker in R4 J R6 was replaced by R5 from the table; under Pressman 1998 (US) the "
+        "replacing tile must come from the player's rack")
+    (fate,) = fates(v)
+    assert (fate["replaced_by"], fate["replaced_from"]) == (["R5"], [1])
+
+
+def test_a_joker_that_stays_with_its_set():
+    # 003: "A set containing a joker can have tiles added to it, be split apart or have
+    # tiles removed from it." R3 R4 J R6 R7 R8 split into R3 R4 J and R6 R7 R8: the joker
+    # still stands for R5, beside R3 R4 of its set; it was not taken.
+    v = check_turn("R3 R4 J R6 R7 R8", "R3 R4 J | R6 R7 R8", "", rules="sabra")
+    assert v.legal
+    assert fates(v) == [{"before_meld": 0, "before_position": 2, "stood_for": "R5",
+                         "after_meld": 0, "after_position": 2, "stands_for": "R5",
+                         "taken": False, "replaced_by": [], "replaced_from": []}]
+    # 004 (the Sabra Way): "A meld containing a Joker may not be manipulated. After a Joker
+    # has been taken from a meld as shown above, the meld may be manipulated." The same
+    # split, its joker not taken, is against those rules.
+    v = check_turn("R3 R4 J R6 R7 R8", "R3 R4 J | R6 R7 R8", "", rules="sabra-way")
+    assert [(x.code, x.melds) for x in v.violations] == [
+        (Code.JOKER_MELD_MANIPULATED, ("R3 R4 J R6 R7 R8",))]
+    assert v.violations[0].message == (
+        "R3 R4 J R6 R7 R8 holds a joker: under The Sabra Way (50-point opening) it may only be "
+        "added to, not split, rearranged or taken from, until its joker is retrieved")
+    assert [f["taken"] for f in fates(v)] == [False]
+
+
+def test_a_joker_taken_before_the_initial_meld():
+    # 003: "A joker may not be retrieved before the initial meld." 000: "The initial meld
+    # cannot build on previously played tiles (for example, a joker on the table cannot be
+    # retrieved before the initial meld)."
+    v = check_turn("R4 J R6 | K1 K2 K3", "R4 R5 R6 | K1 K2 K3 | K9 J K11", "R5 K9 K11",
+                   rules="sabra", opened=False)
+    (x,) = [x for x in v.violations if x.code == Code.JOKER_BEFORE_OPENING]
+    assert x.message == ("the joker in R4 J R6 was taken before the player's initial meld; a "
+                         "joker may not be retrieved before the initial meld")
+    assert x.melds == ("R4 J R6",)
+    (fate,) = fates(v)
+    assert (fate["taken"], fate["after_meld"], fate["after_position"], fate["stands_for"]) == (
+        True, 2, 1, "K10")
+
+
+def test_a_joker_of_a_group_of_three_under_the_tournament_rule():
+    # 004: "Under tournament rules, a Joker taken from a group of three tiles must be
+    # replaced with both missing tiles." O5 alone is not enough...
+    v = check_turn("K5 B5 J | R1 R2 R3", "K5 B5 O5 | R1 R2 R3 | K9 J K11", "O5 K9 K11",
+                   rules="tournament")
+    assert [(x.code, x.melds, x.tiles) for x in v.violations] == [
+        (Code.JOKER_GROUP_NEEDS_BOTH, ("K5 B5 J",), ("O5",))]
+    assert v.violations[0].message == (
+        "the joker in the group K5 B5 J may only be taken by adding both missing colours "
+        "(O5 R5)")
+    # ... O5 and R5 together free it, and both are the tiles that replaced it
+    v = check_turn("K5 B5 J | R1 R2 R3", "K5 B5 O5 R5 | R1 R2 R3 | K9 J K11", "O5 R5 K9 K11",
+                   rules="tournament")
+    assert v.legal
+    (fate,) = fates(v)
+    assert fate["taken"] and sorted(fate["replaced_by"]) == ["O5", "R5"]
+    assert fate["replaced_from"] == [None, None]
+    assert (fate["after_meld"], fate["stands_for"]) == (2, "K10")
+    # 003: "In the case of a group of 3, the joker can be replaced by the tile of either the
+    # missing colours": one is enough under the current rules
+    v = check_turn("K5 B5 J | R1 R2 R3", "K5 B5 O5 | R1 R2 R3 | K9 J K11", "O5 K9 K11",
+                   rules="sabra")
+    assert v.legal
+    (fate,) = fates(v)
+    assert (fate["stood_for"], fate["replaced_by"], fate["replaced_from"]) == (
+        "O5", ["O5"], [None])
