@@ -20,6 +20,8 @@ def test_a_joker_of_a_group_of_three_wants_either_missing_colour():
         "taken only in exchange for the tile it stands for")
     # a joker of a run wants the one tile it stood for
     v = check_turn("R4 J R6 | K7 B7 O7", "R4 R6 | J K7 B7 O7", "", rules="sabra")
+    (x,) = [x for x in v.violations if x.code == Code.JOKER_NOT_REPLACED]
+    assert x.melds == ("R4 J R6",)
     assert message(v, Code.JOKER_NOT_REPLACED).startswith(
         "the joker in R4 J R6 was taken, but R5 was not put in its place")
 
@@ -153,8 +155,10 @@ def test_a_joker_taken_before_the_initial_meld():
                          "joker may not be retrieved before the initial meld")
     assert x.melds == ("R4 J R6",)
     (fate,) = fates(v)
-    assert (fate["taken"], fate["after_meld"], fate["after_position"], fate["stands_for"]) == (
-        True, 2, 1, "K10")
+    assert {k: fate[k] for k in ("before_meld", "before_position", "stood_for", "after_meld",
+                                 "after_position", "stands_for", "taken")} == {
+        "before_meld": 0, "before_position": 1, "stood_for": "R5", "after_meld": 2,
+        "after_position": 1, "stands_for": "K10", "taken": True}
 
 
 def test_a_joker_of_a_group_of_three_under_the_tournament_rule():
@@ -183,3 +187,85 @@ def test_a_joker_of_a_group_of_three_under_the_tournament_rule():
     (fate,) = fates(v)
     assert (fate["stood_for"], fate["replaced_by"], fate["replaced_from"]) == (
         "O5", ["O5"], [None])
+
+
+def test_a_joker_from_the_rack_counts_as_a_rack_tile_beside_a_freed_joker():
+    # 000: "The joker must be played that same turn in a set with at least two other tiles
+    # from the player's rack." The player's own joker is one of them: K9 and the rack's
+    # joker are two other tiles from the rack beside the freed joker in K9 J J.
+    v = check_turn("R4 J R6 | K1 K2 K3", "K9 J J | R4 R5 R6 | K1 K2 K3", "R5 K9 J",
+                   rules="pressman-1998")
+    assert v.legal, v.violations
+    (fate,) = fates(v)
+    assert (fate["taken"], fate["after_meld"], fate["replaced_by"]) == (True, 0, ["R5"])
+    # with K10 from the table in place of K9, the rack's joker alone is one tile too few
+    v = check_turn("R4 J R6 | K7 K8 K9 K10", "R4 R5 R6 | K7 K8 K9 | K10 J J", "R5 J",
+                   rules="pressman-1998")
+    assert message(v, Code.JOKER_NOT_REUSED).endswith(
+        "it was put in K10 J J, with 1 tile from the rack beside it")
+    (x,) = [x for x in v.violations if x.code == Code.JOKER_NOT_REUSED]
+    assert x.melds == ("K10 J J",)
+
+
+def test_every_joker_of_the_table_has_its_fate():
+    # 003: "A set containing a joker can have tiles added to it" (R7 beside R4 J R6: its
+    # joker stays, still R5) "... A joker can be retrieved from a set by placing it with a
+    # tile of the same numerical value and colour it represents" (K10 frees the joker of
+    # K9 J K11, which goes to the new set O1 O2 J as O3).
+    v = check_turn("R4 J R6 | K9 J K11", "R4 J R6 R7 | K9 K10 K11 | O1 O2 J",
+                   "R7 K10 O1 O2", rules="sabra")
+    assert v.legal, v.violations
+    assert fates(v) == [
+        {"before_meld": 0, "before_position": 1, "stood_for": "R5", "after_meld": 0,
+         "after_position": 1, "stands_for": "R5", "taken": False, "replaced_by": [],
+         "replaced_from": []},
+        {"before_meld": 1, "before_position": 1, "stood_for": "K10", "after_meld": 2,
+         "after_position": 2, "stands_for": "O3", "taken": True, "replaced_by": ["K10"],
+         "replaced_from": [None]}]
+
+
+def test_a_joker_that_left_the_table():
+    # 000: "a tile that is "harvested" from an existing set must be played during the turn;
+    # it cannot be kept": the joker of J R5 R6 R7 went back to the rack. It was taken (it
+    # lies nowhere on the table); the other joker stays in K9 J K11, which gains K12.
+    v = check_turn("J R5 R6 R7 | K9 J K11", "R5 R6 R7 | K9 J K11 K12", "K12", rules="sabra")
+    assert not v.legal
+    assert fates(v) == [
+        {"before_meld": 0, "before_position": 0, "stood_for": "R4", "after_meld": None,
+         "after_position": None, "stands_for": None, "taken": True, "replaced_by": [],
+         "replaced_from": []},
+        {"before_meld": 1, "before_position": 1, "stood_for": "K10", "after_meld": 1,
+         "after_position": 1, "stands_for": "K10", "taken": False, "replaced_by": [],
+         "replaced_from": []}]
+
+
+def test_two_jokers_taken_before_the_initial_meld_are_two_faults():
+    # 003: "A joker may not be retrieved before the initial meld": each joker taken is named
+    v = check_turn("R4 J R6 | K9 J K11", "R4 R5 R6 | K9 K10 K11 | O1 O2 J J",
+                   "R5 K10 O1 O2", rules="sabra", opened=False)
+    assert [x.melds for x in v.violations if x.code == Code.JOKER_BEFORE_OPENING] == [
+        ("R4 J R6",), ("K9 J K11",)]
+    assert [f["taken"] for f in fates(v)] == [True, True]
+
+
+def test_one_joker_taken_does_not_free_another_meld_holding_a_joker():
+    # 004: "A meld containing a Joker may not be manipulated. After a Joker has been taken
+    # from a meld as shown above, the meld may be manipulated." The joker of R4 J R6 is
+    # exchanged for R5 and played with O1 O2 from the hand; K3 K4 J K6 K7 K8 keeps its
+    # joker, so splitting it is still a fault.
+    v = check_turn("R4 J R6 | K3 K4 J K6 K7 K8", "R4 R5 R6 | K3 K4 J | K6 K7 K8 | O1 O2 J",
+                   "R5 O1 O2", rules="sabra-way")
+    assert [(x.code, x.melds) for x in v.violations] == [
+        (Code.JOKER_MELD_MANIPULATED, ("K3 K4 J K6 K7 K8",))]
+
+
+def test_a_joker_replacement_that_left_the_table_is_no_replacement():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents." R5, taken off the table with R1, was not
+    # placed with the tiles of R1 R2 R3 R4 J.
+    v = check_turn("R1 R2 R3 R4 J | R5 K5 B5 O5", "R2 R3 R4 | K5 B5 O5 | K9 J K11", "K9 K11",
+                   rules="sabra")
+    (x,) = [x for x in v.violations if x.code == Code.JOKER_NOT_REPLACED]
+    assert x.melds == ("R1 R2 R3 R4 J",)
+    assert x.message.startswith("the joker in R1 R2 R3 R4 J was taken, but R5 was not put in "
+                                "its place")
