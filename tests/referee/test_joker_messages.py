@@ -269,3 +269,48 @@ def test_a_joker_replacement_that_left_the_table_is_no_replacement():
     assert x.melds == ("R1 R2 R3 R4 J",)
     assert x.message.startswith("the joker in R1 R2 R3 R4 J was taken, but R5 was not put in "
                                 "its place")
+
+
+def test_the_replacing_tile_must_lie_with_the_jokers_set():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents." R5 went to the group K5 B5 O5, not to
+    # R2 R3 R4: the joker was not replaced.
+    v = check_turn("R2 R3 R4 J | K5 B5 O5", "R2 R3 R4 | K5 B5 O5 R5 | K9 J K11", "R5 K9 K11",
+                   rules="sabra")
+    assert [(x.code, x.melds) for x in v.violations] == [
+        (Code.JOKER_NOT_REPLACED, ("R2 R3 R4 J",))]
+    # with the other R5 from the rack beside R4 R6 as well, it was
+    v = check_turn("R4 J R6 | K5 B5 O5", "K5 B5 O5 R5 | R4 R5 R6 | K9 J K11", "R5 R5 K9 K11",
+                   rules="sabra")
+    assert v.legal, v.violations
+    (fate,) = fates(v)
+    assert (fate["replaced_by"], fate["replaced_from"], fate["after_meld"]) == (
+        ["R5"], [None], 2)
+
+
+def test_one_tile_replaces_one_joker():
+    # 003 (as above): each joker is retrieved by placing a tile it represents with it. Both
+    # jokers stood for R5 (R4 J R6, and J R6 R7 R8 as laid); the one R5 from the rack frees
+    # one of them, whichever R6 went where.
+    v = check_turn("R4 J R6 | J R6 R7 R8", "R4 R5 R6 | R6 R7 R8 | K9 J K11 | O1 O2 J",
+                   "R5 K9 K11 O1 O2", rules="sabra")
+    assert [x.code for x in v.violations] == [Code.JOKER_NOT_REPLACED]
+    assert sorted(len(f["replaced_by"]) for f in fates(v)) == [0, 1]
+
+
+def test_a_tile_taken_off_a_meld_holding_a_joker_is_a_manipulation():
+    # 004: "You may not take a tile away from a meld which includes a Joker." R3 left the
+    # table (its own fault) and left R3 R4 J R6 R7 besides.
+    v = check_turn("R3 R4 J R6 R7", "R4 J R6 R7", "", rules="sabra-way")
+    assert [(x.code, x.melds) for x in v.violations if x.code.value.startswith("joker")] == [
+        (Code.JOKER_MELD_MANIPULATED, ("R3 R4 J R6 R7",))]
+
+
+def test_a_joker_that_changed_what_it_stands_for_did_not_stay():
+    # 003: "A joker that has been replaced must be used in the player's same turn as part of
+    # a new set." K10 took the place of the joker of K9 J K11, which now stands for K12 (or
+    # K8) in K9 K10 K11 J: replaced, but not in a new set. (The other joker left the table.)
+    v = check_turn("J R5 R6 R7 | K9 J K11", "R5 R6 R7 | K9 K10 K11 J", "K10", rules="sabra")
+    assert [(x.code, x.melds) for x in v.violations if x.code.value.startswith("joker")] == [
+        (Code.JOKER_NOT_REUSED, ("K9 K10 K11 J",))]
+    assert [f["taken"] for f in fates(v)] == [True, True]
