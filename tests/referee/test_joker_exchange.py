@@ -110,3 +110,25 @@ def test_group_of_three_one_missing_colour_under_each_preset(preset, legal):
     # both missing colours free it under every preset
     v = check_turn("K10 B10 J", "K10 B10 O10 R10 | K1 K2 J", "O10 R10 K1 K2", rules=preset)
     assert v.legal, v.summary()
+
+
+def test_a_legal_exchange_found_among_many_accounts():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents. The tile used to replace the joker can come
+    # from the player's rack or from the table. ... A joker that has been replaced must be
+    # used in the player's same turn as part of a new set." O3 from the rack frees the
+    # joker of O1 O2 J O4 O5, which goes to K7 B7 J. The two groups K7 B7 O7 R7 look alike,
+    # so K7 and B7 may have come one from each: a new set. The camera cannot tell which
+    # copy of K7, B7, O1, O2, O3, O4, O5 went where (128 accounts); the turn is legal if
+    # one of them keeps the rules, however far down the list it comes.
+    before = "K7 B7 O7 R7 | K7 B7 O7 R7 | O1 O2 J O4 O5 | O1 O2 O3 O4 O5"
+    for after in ("B7 O7 R7 | K7 O7 R7 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | K7 B7 J",
+                  "K7 O7 R7 | B7 O7 R7 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | B7 K7 J"):
+        for reasons in (True, False):
+            v = check_turn(before, after, "O3", rules="sabra", reasons=reasons)
+            assert v.legal, (after, v.violations)
+            (fate,) = v.jokers
+            assert fate.taken and [str(t) for t in fate.replaced_by] == ["O3"]
+            # the two O3s look alike: the rack's, or O1 O2 O3 O4 O5's (meld 3) with the rack's
+            # in its place
+            assert fate.replaced_from in ((None,), (3,)) and fate.after_meld == 4
