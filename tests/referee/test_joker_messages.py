@@ -314,3 +314,19 @@ def test_a_joker_that_changed_what_it_stands_for_did_not_stay():
     assert [(x.code, x.melds) for x in v.violations if x.code.value.startswith("joker")] == [
         (Code.JOKER_NOT_REUSED, ("K9 K10 K11 J",))]
     assert [f["taken"] for f in fates(v)] == [True, True]
+
+
+def test_both_missing_colours_are_two_colours_not_one_colour_twice():
+    # 004: "Under tournament rules, a Joker taken from a group of three tiles must be
+    # replaced with both missing tiles." K5 B5 J lacks O5 and R5; the player splits it into
+    # two groups with K5 B5 from the rack, each beside an O5: R5 is still missing.
+    v = check_turn("K5 B5 J | R1 R2 R3", "K5 O5 B5 | B5 O5 K5 | R1 R2 R3 | K9 J K11",
+                   "O5 O5 K5 B5 K9 K11", rules="tournament")
+    assert [(x.code, x.melds) for x in v.violations] == [
+        (Code.JOKER_GROUP_NEEDS_BOTH, ("K5 B5 J",))]
+    # with O5 in one and R5 in the other, both were added
+    v = check_turn("K5 B5 J | R1 R2 R3", "K5 O5 B5 | B5 R5 K5 | R1 R2 R3 | K9 J K11",
+                   "O5 R5 K5 B5 K9 K11", rules="tournament")
+    assert v.legal, v.violations
+    (fate,) = fates(v)
+    assert sorted(fate["replaced_by"]) == ["O5", "R5"]
