@@ -132,3 +132,20 @@ def test_a_legal_exchange_found_among_many_accounts():
             # the two O3s look alike: the rack's, or O1 O2 O3 O4 O5's (meld 3) with the rack's
             # in its place
             assert fate.replaced_from in ((None,), (3,)) and fate.after_meld == 4
+
+
+def test_a_legal_exchange_among_many_accounts_beside_a_joker_that_stays():
+    # as above, and 003: "A set containing a joker can have tiles added to it": R12 joins
+    # R9 J R11, whose joker stays (R10); the other is exchanged for O3 and goes to K7 B7 J
+    before = "K7 B7 O7 R7 | K7 B7 O7 R7 | O1 O2 J O4 O5 | O1 O2 O3 O4 O5 | R9 J R11"
+    for after in ("B7 O7 R7 | K7 O7 R7 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | R9 J R11 R12 | "
+                  "K7 B7 J",
+                  "K7 O7 R7 | B7 O7 R7 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | R9 J R11 R12 | "
+                  "B7 K7 J"):
+        v = check_turn(before, after, "O3 R12", rules="sabra")
+        assert v.legal, (after, v.violations)
+        assert [(f.before_meld, f.after_meld, f.taken) for f in v.jokers] == [
+            (2, 5, True), (4, 4, False)]
+        # in K7 B7 J the joker is either missing colour; in R9 J R11 R12 still R10
+        assert str(v.jokers[0].stands_for) in ("O7", "R7")
+        assert str(v.jokers[1].stands_for) == "R10"
