@@ -149,3 +149,26 @@ def test_a_legal_exchange_among_many_accounts_beside_a_joker_that_stays():
         # in K7 B7 J the joker is either missing colour; in R9 J R11 R12 still R10
         assert str(v.jokers[0].stands_for) in ("O7", "R7")
         assert str(v.jokers[1].stands_for) == "R10"
+
+
+def test_a_legal_exchange_with_two_rack_tiles_among_many_accounts():
+    # 000: "A player with a tile matching the color and value of a joker may replace the
+    # joker with that tile. The joker must be played that same turn in a set with at least
+    # two other tiles from the player's rack." 004: "You may take a Joker from a run or
+    # group in exchange for a tile of the same value from your hand. You must use the Joker
+    # immediately with 2 more tiles from your hand to make another meld ... After a Joker
+    # has been taken from a meld as shown above, the meld may be manipulated." O3 from the
+    # hand frees the joker of O1 O2 J O4 O5; it goes to K5 K6 J K8 K9 with K8 K9 from the
+    # hand. The twin runs K1..K6 look alike, so K5 and K6 may have come one from each (a
+    # new set); 128 accounts, the legal ones late in the list.
+    before = "K1 K2 K3 K4 K5 K6 | K1 K2 K3 K4 K5 K6 | O1 O2 J O4 O5 | O1 O2 O3 O4 O5"
+    for after in ("K1 K2 K3 K4 K5 K6 | K1 K2 K3 K4 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | "
+                  "K5 K6 J K8 K9",
+                  "K1 K2 K3 K4 | K1 K2 K3 K4 K5 K6 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | "
+                  "K5 K6 J K8 K9"):
+        for preset in ("pressman-1998", "sabra-way", "sabra"):
+            v = check_turn(before, after, "O3 K8 K9", rules=preset)
+            assert v.legal, (after, preset, v.violations)
+            (fate,) = v.jokers
+            assert (fate.taken, fate.after_meld, str(fate.stands_for)) == (True, 4, "K7")
+            assert [str(t) for t in fate.replaced_by] == ["O3"]
