@@ -172,3 +172,20 @@ def test_a_legal_exchange_with_two_rack_tiles_among_many_accounts():
             (fate,) = v.jokers
             assert (fate.taken, fate.after_meld, str(fate.stands_for)) == (True, 4, "K7")
             assert [str(t) for t in fate.replaced_by] == ["O3"]
+
+
+def test_a_rack_joker_is_one_of_the_two_rack_tiles_among_many_accounts():
+    # as above (000, 004: "with at least two other tiles from the player's rack" / "with 2
+    # more tiles from your hand"): the player's own joker and K9 are the two, in
+    # K5 K6 J J K9; the freed joker is one of the two jokers there (K7 or K8)
+    before = "K1 K2 K3 K4 K5 K6 | K1 K2 K3 K4 K5 K6 | O1 O2 J O4 O5 | O1 O2 O3 O4 O5"
+    for after in ("K1 K2 K3 K4 K5 K6 | K1 K2 K3 K4 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | "
+                  "K5 K6 J J K9",
+                  "K1 K2 K3 K4 | K1 K2 K3 K4 K5 K6 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | "
+                  "K5 K6 J J K9"):
+        for preset in ("pressman-1998", "sabra-way"):
+            v = check_turn(before, after, "O3 J K9", rules=preset)
+            assert v.legal, (after, preset, v.violations)
+            (fate,) = v.jokers
+            assert fate.taken and fate.after_meld == 4
+            assert str(fate.stands_for) in ("K7", "K8")
