@@ -110,3 +110,82 @@ def test_group_of_three_one_missing_colour_under_each_preset(preset, legal):
     # both missing colours free it under every preset
     v = check_turn("K10 B10 J", "K10 B10 O10 R10 | K1 K2 J", "O10 R10 K1 K2", rules=preset)
     assert v.legal, v.summary()
+
+
+def test_a_legal_exchange_found_among_many_accounts():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents. The tile used to replace the joker can come
+    # from the player's rack or from the table. ... A joker that has been replaced must be
+    # used in the player's same turn as part of a new set." O3 from the rack frees the
+    # joker of O1 O2 J O4 O5, which goes to K7 B7 J. The two groups K7 B7 O7 R7 look alike,
+    # so K7 and B7 may have come one from each: a new set. The camera cannot tell which
+    # copy of K7, B7, O1, O2, O3, O4, O5 went where (128 accounts); the turn is legal if
+    # one of them keeps the rules, however far down the list it comes.
+    before = "K7 B7 O7 R7 | K7 B7 O7 R7 | O1 O2 J O4 O5 | O1 O2 O3 O4 O5"
+    for after in ("B7 O7 R7 | K7 O7 R7 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | K7 B7 J",
+                  "K7 O7 R7 | B7 O7 R7 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | B7 K7 J"):
+        for reasons in (True, False):
+            v = check_turn(before, after, "O3", rules="sabra", reasons=reasons)
+            assert v.legal, (after, v.violations)
+            (fate,) = v.jokers
+            assert fate.taken and [str(t) for t in fate.replaced_by] == ["O3"]
+            # the two O3s look alike: the rack's, or O1 O2 O3 O4 O5's (meld 3) with the rack's
+            # in its place
+            assert fate.replaced_from in ((None,), (3,)) and fate.after_meld == 4
+
+
+def test_a_legal_exchange_among_many_accounts_beside_a_joker_that_stays():
+    # as above, and 003: "A set containing a joker can have tiles added to it": R12 joins
+    # R9 J R11, whose joker stays (R10); the other is exchanged for O3 and goes to K7 B7 J
+    before = "K7 B7 O7 R7 | K7 B7 O7 R7 | O1 O2 J O4 O5 | O1 O2 O3 O4 O5 | R9 J R11"
+    for after in ("B7 O7 R7 | K7 O7 R7 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | R9 J R11 R12 | "
+                  "K7 B7 J",
+                  "K7 O7 R7 | B7 O7 R7 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | R9 J R11 R12 | "
+                  "B7 K7 J"):
+        v = check_turn(before, after, "O3 R12", rules="sabra")
+        assert v.legal, (after, v.violations)
+        assert [(f.before_meld, f.after_meld, f.taken) for f in v.jokers] == [
+            (2, 5, True), (4, 4, False)]
+        # in K7 B7 J the joker is either missing colour; in R9 J R11 R12 still R10
+        assert str(v.jokers[0].stands_for) in ("O7", "R7")
+        assert str(v.jokers[1].stands_for) == "R10"
+
+
+def test_a_legal_exchange_with_two_rack_tiles_among_many_accounts():
+    # 000: "A player with a tile matching the color and value of a joker may replace the
+    # joker with that tile. The joker must be played that same turn in a set with at least
+    # two other tiles from the player's rack." 004: "You may take a Joker from a run or
+    # group in exchange for a tile of the same value from your hand. You must use the Joker
+    # immediately with 2 more tiles from your hand to make another meld ... After a Joker
+    # has been taken from a meld as shown above, the meld may be manipulated." O3 from the
+    # hand frees the joker of O1 O2 J O4 O5; it goes to K5 K6 J K8 K9 with K8 K9 from the
+    # hand. The twin runs K1..K6 look alike, so K5 and K6 may have come one from each (a
+    # new set); 128 accounts, the legal ones late in the list.
+    before = "K1 K2 K3 K4 K5 K6 | K1 K2 K3 K4 K5 K6 | O1 O2 J O4 O5 | O1 O2 O3 O4 O5"
+    for after in ("K1 K2 K3 K4 K5 K6 | K1 K2 K3 K4 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | "
+                  "K5 K6 J K8 K9",
+                  "K1 K2 K3 K4 | K1 K2 K3 K4 K5 K6 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | "
+                  "K5 K6 J K8 K9"):
+        for preset in ("pressman-1998", "sabra-way", "sabra"):
+            v = check_turn(before, after, "O3 K8 K9", rules=preset)
+            assert v.legal, (after, preset, v.violations)
+            (fate,) = v.jokers
+            assert (fate.taken, fate.after_meld, str(fate.stands_for)) == (True, 4, "K7")
+            assert [str(t) for t in fate.replaced_by] == ["O3"]
+
+
+def test_a_rack_joker_is_one_of_the_two_rack_tiles_among_many_accounts():
+    # as above (000, 004: "with at least two other tiles from the player's rack" / "with 2
+    # more tiles from your hand"): the player's own joker and K9 are the two, in
+    # K5 K6 J J K9; the freed joker is one of the two jokers there (K7 or K8)
+    before = "K1 K2 K3 K4 K5 K6 | K1 K2 K3 K4 K5 K6 | O1 O2 J O4 O5 | O1 O2 O3 O4 O5"
+    for after in ("K1 K2 K3 K4 K5 K6 | K1 K2 K3 K4 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | "
+                  "K5 K6 J J K9",
+                  "K1 K2 K3 K4 | K1 K2 K3 K4 K5 K6 | O1 O2 O3 O4 O5 | O1 O2 O3 O4 O5 | "
+                  "K5 K6 J J K9"):
+        for preset in ("pressman-1998", "sabra-way"):
+            v = check_turn(before, after, "O3 J K9", rules=preset)
+            assert v.legal, (after, preset, v.violations)
+            (fate,) = v.jokers
+            assert fate.taken and fate.after_meld == 4
+            assert str(fate.stands_for) in ("K7", "K8")

@@ -63,3 +63,19 @@ def test_a_wrong_tile_on_a_meld_with_a_joker_is_the_fault_not_the_joker(preset):
     # the same with a tile of another colour, and with the joker in the middle of a run
     v = check_turn("R3 J R5", "R3 J R5 K9", "K9", rules=preset)
     assert v.codes == (Code.INVALID_MELD,), v.summary()
+
+
+def test_a_joker_meld_added_to_beside_its_twin_is_legal_however_the_copies_are_counted():
+    # 004 (the Sabra Way): "You can add a tile to a meld containing a Joker, either the
+    # fourth tile in a group or to either end of a run. ... A meld containing a Joker may
+    # not be manipulated." O7 is added to the end of O1 O2 J O4 O5 O6. The run beside it
+    # holds the other copy of each of its tiles, so the camera cannot tell which O1, O2,
+    # O4, O5, O6 stayed where (32 accounts, one of which leaves the joker meld whole): the
+    # turn is legal, in whichever order the melds are laid.
+    joker_run, twin = "O1 O2 J O4 O5 O6", "O1 O2 O3 O4 O5 O6"
+    for before in (f"{joker_run} | {twin}", f"{twin} | {joker_run}"):
+        for after in (f"{joker_run} O7 | {twin}", f"{twin} | {joker_run} O7"):
+            v = check_turn(before, after, "O7", rules="sabra-way")
+            assert v.legal, (before, after, v.violations)
+            (fate,) = v.jokers
+            assert not fate.taken and str(fate.stands_for) == "O3"

@@ -146,3 +146,35 @@ def test_a_stored_violation_with_only_its_code_and_message_reads_with_no_melds_o
                                "violations": [{"code": "invalid-meld", "message": "R3 R4"}]})
     (x,) = v.violations
     assert (x.code, x.message, x.melds, x.tiles) == (Code.INVALID_MELD, "R3 R4", (), ())
+
+
+def test_a_stored_verdict_keeps_each_jokers_fate():
+    # 000: a harvested tile "must be played during the turn; it cannot be kept": the joker of
+    # J R5 R6 R7 left the table (it lies nowhere after the turn, and stands for nothing);
+    # the joker of K9 J K11 stays, still K10
+    gone = check_turn("J R5 R6 R7 | K9 J K11", "R5 R6 R7 | K9 J K11 K12", "K12")
+    back = TurnVerdict.from_dict(gone.to_dict())
+    assert back == gone
+    assert [(f.after_meld, f.stands_for, f.taken) for f in back.jokers] == [
+        (None, None, True), (1, gone.jokers[1].stood_for, False)]
+    assert str(back.jokers[1].stood_for) == "K10"
+    # 003: "The tile used to replace the joker can come from the player's rack or from the
+    # table": R5 came from the group, meld 1 before
+    moved = check_turn("R4 J R6 | R5 K5 B5 O5", "R4 R5 R6 | K5 B5 O5 | K9 J K11", "K9 K11")
+    (fate,) = TurnVerdict.from_dict(moved.to_dict()).jokers
+    assert fate == moved.jokers[0]
+    assert ([str(t) for t in fate.replaced_by], fate.replaced_from) == (["R5"], (1,))
+
+
+def test_a_joker_fate_stored_without_its_replacement_reads_as_replaced_by_nothing():
+    # a fate stored before replacements were kept: the joker stayed, nothing replaced it
+    v = TurnVerdict.from_dict({"legal": True, "kind": "play", "opened": True, "rules": "sabra",
+                               "jokers": [{"before_meld": 0, "before_position": 1,
+                                           "stood_for": "R5", "after_meld": 0,
+                                           "after_position": 1, "stands_for": "R5",
+                                           "taken": False}]})
+    (f,) = v.jokers
+    assert (f.replaced_by, f.replaced_from, f.taken) == ((), (), False)
+    assert (str(f.stood_for), str(f.stands_for), f.after_meld, f.after_position) == (
+        "R5", "R5", 0, 1)
+    assert f.to_dict()["replaced_by"] == [] and f.to_dict()["replaced_from"] == []
