@@ -12,8 +12,8 @@ the meld it lay in; what it stood for: a reading of that meld):
 * The joker *stays* when it stands for the same tile after the turn and lies in a meld that
   holds at least one numbered tile of its set (the set was added to, split or shifted around
   it). In a meld left invalid after the turn it stands for no tile known, so it may stay
-  there (the invalid meld is the fault, not the joker: ``R3 R4 J`` + ``R7``). A joker that stays needs nothing more, except under ``joker_melds_manipulable=False``
-  (below).
+  there (the invalid meld is the fault, not the joker: ``R3 R4 J`` + ``R7``). A joker that
+  stays needs nothing more, except under ``joker_melds_manipulable=False`` (below).
 * Otherwise it was *taken* (retrieved), which needs all of:
   - the player had made the initial meld before this turn;
   - a tile it stood for (in a group of three: either missing colour) lies, after the turn, in
