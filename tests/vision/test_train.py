@@ -22,8 +22,9 @@ from vision.synth import render_table  # noqa: E402
 def _run(tmp_path: Path, *extra: str) -> Path:
     out = tmp_path / "models"
     photos = shared_photos_dir()
-    args = ["--out", str(out), "--photos", str(photos if photos.is_dir() else tmp_path / "none"),
-            "--threads", "2", "--seed", "3", *extra]
+    # without the shared photos, synthetic ones only (the last --max-photos wins)
+    where = ["--photos", str(photos)] if photos.is_dir() else ["--max-photos", "0"]
+    args = ["--out", str(out), "--threads", "2", "--seed", "3", *extra, *where]
     assert command.main(args) == 0
     return out
 
@@ -45,10 +46,34 @@ def test_short_training_run_exports_models_that_load(tmp_path):
 
 
 def test_training_without_any_data_is_a_clear_error(tmp_path, capsys):
-    code = command.main(["--out", str(tmp_path / "m"), "--photos", str(tmp_path / "none"),
-                       "--synthetic", "0"])
+    code = command.main(["--out", str(tmp_path / "m"), "--max-photos", "0",
+                         "--synthetic", "0"])
     assert code == 2
     assert "nothing to train on" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
+def test_a_wrong_photo_folder_is_refused_rather_than_trained_without_it(tmp_path, capsys):
+    """A mistyped --photos once trained on synthetic photos alone, and said so only in a log line."""
+    code = command.main(["--out", str(tmp_path / "m"), "--photos", str(tmp_path / "none"),
+                         "--synthetic", "2"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path / "none" / "train") in err and "--max-photos 0" in err
+    assert not (tmp_path / "m").exists()
+
+
+def test_the_defaults_are_the_shared_photos_and_the_shipped_models_folder():
+    import argparse
+
+    from vision.train.args import add_arguments
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    args = p.parse_args([])
+    root = Path(__file__).resolve().parents[2]
+    assert Path(args.out) == root / "models"
+    assert Path(args.photos) == shared_photos_dir() == root.parent / "shared" / "data" / "photos"
 
 
 def test_ink_check_tells_which_way_up_a_classic_tile_lies():

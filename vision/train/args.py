@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-_REPO = Path(__file__).resolve().parent.parent
+#: The repository's root (this file is ``vision/train/args.py``).
+_REPO = Path(__file__).resolve().parents[2]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -17,7 +18,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch", type=int, default=16, help="tile finder batch (crops)")
     p.add_argument("--reader-epochs", type=int, default=18, help="tile reader epochs")
     p.add_argument("--jitters", type=int, default=4, help="crops per real tile")
-    p.add_argument("--max-photos", type=int, default=None, help="use only the first N photos")
+    p.add_argument("--max-photos", type=int, default=None,
+                   help="use only the first N photos (0: synthetic photos only)")
     p.add_argument("--threads", type=int, default=1,
                    help="torch threads (1 is fastest on a busy 2-core machine)")
     p.add_argument("--seed", type=int, default=1)

@@ -35,6 +35,11 @@ def train(args: argparse.Namespace) -> int:
     photos = Path(args.photos)
     out = Path(args.out)
     t_all = time.time()
+    if args.max_photos != 0 and not (photos / "train").is_dir():
+        print(f"no labelled photos in {photos / 'train'}: pass --photos DIR (the folder "
+              f"holding train/), or --max-photos 0 to train on synthetic photos only",
+              file=sys.stderr)
+        return 2
     items = real_items(photos, args.max_photos)
     if not items and not args.synthetic:
         print(f"no training photos in {photos / 'train'} and --synthetic 0: nothing to "
