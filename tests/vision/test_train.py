@@ -103,3 +103,17 @@ def test_longer_training_run_finds_tiles(tmp_path, request):
     x, scale = detector_input(img)
     dets = decode_detections(sess.run(None, {"images": x})[0][0], scale)
     assert abs(len(dets) - len(labels)) <= 2
+
+
+def test_training_the_reader_alone_still_learns_from_the_shipped_finder(tmp_path, capsys):
+    """--skip-finder into an empty folder once dropped the finder's crops (its false finds are
+    what teaches "not a tile") without a word; the shipped finder now provides them."""
+    from vision.train.args import SHIPPED_MODELS
+
+    if not (SHIPPED_MODELS / "tile-finder.onnx").exists():
+        pytest.skip("no shipped finder in this checkout")
+    out = _run(tmp_path, "--skip-finder", "--max-photos", "1", "--synthetic", "2",
+               "--reader-epochs", "1", "--jitters", "1")
+    logged = capsys.readouterr().out
+    assert "crops where the finder finds tiles" in logged
+    assert not (out / "tile-finder.onnx").exists() and (out / "tile-reader.onnx").exists()

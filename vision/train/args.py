@@ -7,12 +7,14 @@ from pathlib import Path
 
 #: The repository's root (this file is ``vision/train/args.py``).
 _REPO = Path(__file__).resolve().parents[2]
+#: Where the shipped models live (the default ``--out``).
+SHIPPED_MODELS = _REPO / "models"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--photos", default=str(_REPO.parent / "shared" / "data" / "photos"),
                    help="labelled photos (with train/), default ../shared/data/photos")
-    p.add_argument("--out", default=str(_REPO / "models"), help="where the ONNX models go")
+    p.add_argument("--out", default=str(SHIPPED_MODELS), help="where the ONNX models go")
     p.add_argument("--synthetic", type=int, default=400, help="synthetic photos to render")
     p.add_argument("--finder-steps", type=int, default=1200, help="tile finder training steps")
     p.add_argument("--batch", type=int, default=16, help="tile finder batch (crops)")

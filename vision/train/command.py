@@ -14,7 +14,7 @@ import numpy as np
 from ..geometry import (CROP_H, CROP_W, DET_SIZE, KERNEL_SHRINK, TRAIN_BASE_SIZE, NOT_A_TILE,
                         STRIDE)
 from ..labels import TILES
-from .args import add_arguments
+from .args import SHIPPED_MODELS, add_arguments
 from .classifier import build_crops, finder_crops, reader_accuracy, train_reader
 from .data import load_real, real_items, real_orientations, synth_scenes
 from .finder import train_finder
@@ -70,8 +70,12 @@ def train(args: argparse.Namespace) -> int:
         rng = np.random.default_rng(args.seed + 1)
         n_hold = max(1, len(synth) // 10) if synth else 0
         crops, labels = build_crops(real_up, synth[n_hold:], rng, args.jitters, 2, 6)
-        if finder_path.exists():
-            fx, fy = finder_crops(finder_path, real_up + synth[n_hold:], rng)
+        # the finder's own finds teach "not a tile": this run's finder, else the shipped one
+        crop_finder = finder_path if finder_path.exists() else SHIPPED_MODELS / "tile-finder.onnx"
+        if not crop_finder.exists():
+            log(f"no tile finder in {out} or {SHIPPED_MODELS}: no crops from the finder")
+        else:
+            fx, fy = finder_crops(crop_finder, real_up + synth[n_hold:], rng)
             log(f"{len(fy)} crops where the finder finds tiles ({fy.count(NOT_A_TILE)} "
                  f"not on a tile)")
             if fy:
