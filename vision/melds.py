@@ -20,6 +20,7 @@ from collections import Counter
 
 import numpy as np
 
+from .order import reading_order
 from .reading import Reading, Uncertain
 
 MAX_GAP = 0.4      # tile widths between neighbours
@@ -88,8 +89,9 @@ def group_melds(corners: list[np.ndarray]) -> list[list[int]]:
     melds = []
     for members in groups.values():
         melds.append(_laid_order(members, frames))
-    # table order: top to bottom, then left to right (by each meld's first tile)
-    melds.sort(key=lambda m: (float(frames[m[0]][0][1]), float(frames[m[0]][0][0])))
+    # table order: as a person reads the table, by each meld's first tile
+    rank = {i: k for k, i in enumerate(reading_order(corners))}
+    melds.sort(key=lambda m: rank[m[0]])
     return melds
 
 

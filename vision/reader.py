@@ -29,6 +29,7 @@ from .geometry import (CROP_H, CROP_W, N_TILES, NOT_A_TILE, CropSource, decode_d
 from .imageio import WORK_MAX_SIDE, ImageError, open_image  # noqa: F401  (ImageError: raised by read)
 from .labels import REPO_ROOT, TILES
 from .reading import Reading, TileReading
+from .order import reading_order
 
 FINDER = "tile-finder.onnx"
 #: The finder runs at these sizes (longer image side): 576 alone finds most tiles, 704
@@ -265,9 +266,8 @@ def _suppress_duplicates(tiles: list[TileReading]) -> list[TileReading]:
     for i in order:
         if not keep or not close[i, keep].any():
             keep.append(i)
-    # keep a stable, readable order: top to bottom, then left to right
-    keep.sort(key=lambda i: (round(float(c[i, 1]) / 40), float(c[i, 0])))
-    return [tiles[i] for i in keep]
+    kept = [tiles[i] for i in keep]
+    return [kept[i] for i in reading_order([t.corners for t in kept])]
 
 
 #: All tiles of a set are one size: a doubtful find more than this many times bigger (or

@@ -274,3 +274,18 @@ def test_the_size_check_at_its_boundaries():
     # the others' size, turned 45 degrees on the table, is still a tile's size
     turned = TileReading("O2", 0.3, rect_corners((700, 100), 18, 25.2, (0.7071, 0.7071)))
     assert _drop_odd_sizes(sure + [turned], 0.75) == (sure + [turned], [])
+
+
+@pytest.mark.parametrize("angle, seed", [(-6.0, 1), (-3.0, 2), (4.0, 2)])
+def test_a_slanted_photo_is_listed_row_by_row_left_to_right(reader, angle, seed):
+    """A photo taken a little askew: the tiles and the melds are listed as the table is laid,
+    row by row, each left to right. Listed by the picture's y, a row rising to the right came
+    out from its right end, and a row crossing a band of pixels came out in pieces."""
+    img, labels = render_table("R3 R4 R5 R6 R7 R8 R9 R10 | K7 B7 O7 R1 R2 R3 R4", seed=seed,
+                               classic=True, upside_down=0.0, angle=angle, tile_width=70,
+                               tilt=0.0)
+    reading = reader.read(img)
+    laid = [t for t, _ in labels]
+    assert sorted(_tiles(reading)) == sorted(laid)  # read right: the order is what is tested
+    assert _tiles(reading) == laid
+    assert reading.meld_tiles == [[laid[i] for i in m] for m in labels.melds]
