@@ -97,10 +97,12 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         DB_POOL_SIZE=10,
         DB_MAX_OVERFLOW=None,  # 80 on SQLite, 30 on PostgreSQL
-        # Server-sent events: how often other processes' changes are looked for, how long one
+        # Server-sent events: how often other processes' changes are looked for (and for how
+        # long with no stream open before that poll stops), how long one
         # stream lasts before the browser reconnects, the keep-alive comment interval, and how
         # many streams may be open at once (each holds a server thread).
         SSE_POLL_INTERVAL=0.25,
+        SSE_POLLER_IDLE_SECONDS=30.0,
         SSE_MAX_SECONDS=300.0,
         SSE_HEARTBEAT_SECONDS=15.0,
         SSE_MAX_STREAMS=56,
@@ -120,7 +122,8 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
                             sqlite_synchronous=app.config["SQLITE_SYNCHRONOUS"])
     app.extensions["rummiref"] = {
         "engine": engine,
-        "broker": events.Broker(engine, app.config["SSE_POLL_INTERVAL"]),
+        "broker": events.Broker(engine, app.config["SSE_POLL_INTERVAL"],
+                                app.config["SSE_POLLER_IDLE_SECONDS"]),
         # SQLite: this process's writers queue here rather than in SQLite's busy handler.
         "write_lock": threading.Lock() if engine.dialect.name == "sqlite" else None,
     }

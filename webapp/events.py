@@ -9,7 +9,9 @@ Two ways wake a waiting stream:
   wakes the streams of that game at once;
 * in any other process or server (several workers, several machines on one PostgreSQL): one
   poller thread per process reads the versions of the games that have open streams every
-  ``SSE_POLL_INTERVAL`` seconds (0.25 s by default) in a single query.
+  ``SSE_POLL_INTERVAL`` seconds (0.25 s by default) in a single query. The poller stops
+  once no stream has been open for ``SSE_POLLER_IDLE_SECONDS`` (30 s), and the next stream
+  starts it again.
 
 A stream ends after ``SSE_MAX_SECONDS``; the browser's EventSource reconnects by itself with
 ``Last-Event-ID``, and the stream resumes after that version, so nothing is missed.
@@ -31,9 +33,10 @@ from .models import Game, GameEvent
 class Broker:
     """Wakes streams when their game's version moves past what they have sent."""
 
-    def __init__(self, engine: Engine, poll_interval: float = 0.25):
+    def __init__(self, engine: Engine, poll_interval: float = 0.25, idle_stop: float = 30.0):
         self.engine = engine
         self.poll_interval = poll_interval
+        self.idle_stop = idle_stop  # seconds with no stream open before the poller stops
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)  # guards the dicts below
         self._game_conds: dict[str, threading.Condition] = {}  # one per watched game, same lock
@@ -111,7 +114,7 @@ class Broker:
                 if not ids:
                     now = time.monotonic()
                     idle_since = idle_since or now
-                    if now - idle_since > 30:  # nobody listening for a while: stop the thread
+                    if now - idle_since > self.idle_stop:  # nobody listening: stop polling
                         self._poller = None
                         return
                 else:

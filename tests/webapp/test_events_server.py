@@ -8,6 +8,7 @@ import time
 
 from webapp.testing import LiveServer
 from tests.webapp.http_client import http_request, SSEClient, unique_key
+from tests.webapp.webhelpers import new_game
 
 
 def create(url, players=("Ann", "Ben", "Cy"), **extra):
@@ -410,3 +411,42 @@ def test_an_idle_stream_gets_a_ping_and_a_busy_one_none(make_app):
             assert (ev["event"], ev["id"]) == ("round-added", "4")
         finally:
             viewer.close()
+
+
+def test_the_poller_stops_when_nobody_listens_and_starts_again_for_the_next_phone(make_app):
+    """The poll for other processes' changes costs a query every tick: it runs while a stream
+    is open, stops once none has been for a while, and the next phone starts it again, so a
+    round entered on another server still reaches that phone. It never keeps the server from
+    stopping (a daemon thread)."""
+    writer = make_app().test_client()                  # another server process
+    app = make_app(SSE_POLL_INTERVAL=0.05, SSE_POLLER_IDLE_SECONDS=0.4)
+    broker = app.extensions["rummiref"]["broker"]
+    game = new_game(writer)
+    gid = game["id"]
+
+    def round_elsewhere(n):
+        r = writer.post(f"/api/games/{gid}/rounds", headers=game["headers"],
+                        json={"winner": "Ann", "racks": {"Ben": n, "Cy": 1}})
+        assert r.status_code == 201, r.get_json()
+        return r.get_json()["version"]
+
+    before = set(threading.enumerate())
+    assert broker.subscribe(gid)
+    [poller] = [t for t in threading.enumerate() if t not in before and t.name.endswith("poller")]
+    assert poller.daemon
+    time.sleep(0.8)                                    # longer than the idle time, listened to
+    assert poller.is_alive()
+    version = round_elsewhere(1)
+    assert broker.wait(gid, after=version - 1, timeout=2)
+    broker.unsubscribe(gid)
+    poller.join(3)
+    assert not poller.is_alive(), "the poll went on with nobody listening"
+
+    assert broker.subscribe(gid)                       # the next phone
+    try:
+        version = round_elsewhere(2)
+        t0 = time.monotonic()
+        assert broker.wait(gid, after=version - 1, timeout=3), "the poll did not start again"
+        assert time.monotonic() - t0 < 1.0
+    finally:
+        broker.unsubscribe(gid)
