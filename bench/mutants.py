@@ -105,15 +105,16 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["tests/referee/test_nearest.py", "tests/referee/test_cli.py",
          "tests/referee/test_turnlog.py", "-k", "not corrected_log_replays"],
         []),
-    # the reader's steps after the networks: duplicates, odd sizes, 6 or 9, melds, sanity
+    # the reader's steps after the networks: duplicates, odd sizes, 6 or 9, melds, sanity,
+    # the order tiles are listed in
     "reader-steps": (
-        ["vision/reader.py", "vision/melds.py"],
+        ["vision/reader.py", "vision/melds.py", "vision/order.py"],
         ["tests/vision/test_reader_safeguards.py", "tests/vision/test_reader.py",
          "tests/vision/test_meld_grouping.py", "-k", "safeguards or meld_grouping or group_melds or sanity_check or six_or_nine "
-               "or doubtful or upside_down or flip_corners"],
+               "or doubtful or upside_down or flip_corners or slanted"],
         ["vision.reader.x__suppress_duplicates*", "vision.reader.x__drop_odd_sizes*",
          "vision.reader.x__area*", "vision.reader.x__six_or_nine_by_neighbours*",
-         "vision.melds.*"]),
+         "vision.melds.*", "vision.order.*"]),
     "events": (
         ["webapp/events.py"],
         ["tests/webapp/test_events_server.py",
