@@ -182,6 +182,10 @@ class Leaning:
 
     def __init__(self, reverse: bool = False):
         self.reverse = reverse
+        #: the memo of every solve of the series, by the numbers still to read (see
+        #: :meth:`_Search.share`): a later solve whose rest is the same from some number on
+        #: starts with what the earlier ones learnt there
+        self.shared: dict = {}
 
     @classmethod
     def fewer_first(cls, n, avail) -> Leaning:
@@ -199,7 +203,9 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
     from the other end walk through every way of reaching it. Returns (search, value,
     decisions); the memo of each direction survives its interruptions. With ``leaning``,
     the reading that won last time goes first with the larger budget."""
-    searches = [_Search(*args, **kw), _Search(*args, reverse=True, **kw)]
+    shared = None if leaning is None else leaning.shared
+    searches = [_Search(*args, shared=shared, **kw),
+                _Search(*args, reverse=True, shared=shared, **kw)]
     shares = (1, 1)
     if leaning is not None:
         if leaning.reverse:
@@ -236,7 +242,7 @@ class _Search:
     """
 
     def __init__(self, n, must, avail, weight, must_j, opt_j, wj, threshold=0, zero_jokers=False,
-                 relaxed=False, reverse=False, floor=None):
+                 relaxed=False, reverse=False, floor=None, shared=None):
         if reverse:  # the same problem read from 13 down to 1 (runs and groups are symmetric)
             if threshold:
                 raise ValueError("initial-meld points are counted reading upward only")
@@ -252,9 +258,12 @@ class _Search:
         self.threshold = threshold
         self.zero_jokers = zero_jokers
         self.end = n * NCOL
-        self.memo = [dict() for _ in range(self.end + 1)]
-        self.dead = [dict() for _ in range(self.end + 1)]
-        self.bound = [dict() for _ in range(self.end + 1)]
+        if shared is None:
+            self.memo = [dict() for _ in range(self.end + 1)]
+            self.dead = [dict() for _ in range(self.end + 1)]
+            self.bound = [dict() for _ in range(self.end + 1)]
+        else:
+            self._share(shared)
         # lexicographic objective (tiles, then points): each optional tile weighs _BIG + points
         self.unit = _BIG if wj >= _BIG or any(x >= _BIG for row in weight for x in row) else 0
         self.units = opt_j + sum(avail[v][c] - must[v][c] for v in range(n) for c in range(NCOL))
@@ -274,6 +283,39 @@ class _Search:
             capped = [k if k < 2 else 2 for k in row]
             room += [capped[1] + capped[2] + capped[3], capped[2] + capped[3], capped[3], 0]
         self.group_room = room
+
+    def _share(self, store: dict) -> None:
+        """Take the memo of earlier solves from ``store`` wherever it holds. What ``value``
+        answers at a position of number ``v`` (its exact values, its "at most" bounds, its
+        dead states) depends only on the tiles of the numbers from ``v`` on, in this search's
+        reading order, and on the jokers, weights and kind of question (``head``): every
+        solve whose rows from ``v`` on are the same shares those positions' tables."""
+        head = (self.reverse, self.n, self.must_j, self.jokers, self.wj, self.threshold,
+                self.zero_jokers, self.relaxed)
+        tables = store.get(head)
+        if tables is None:
+            tables = store[head] = ({}, {}, ({}, {}, {}))
+        by_rows, row_ids, end = tables
+        ids = []
+        for v in range(self.n):
+            row = (tuple(self.must[v]), tuple(self.avail[v]), tuple(self.weight[v]))
+            got = row_ids.get(row)
+            if got is None:
+                got = row_ids[row] = len(row_ids)
+            ids.append(got)
+        memo, dead, bound = [], [], []
+        for v in range(self.n):
+            key = tuple(ids[v:])
+            got = by_rows.get(key)
+            if got is None:
+                got = by_rows[key] = tuple([{} for _ in range(NCOL)] for _ in range(3))
+            memo += got[0]
+            dead += got[1]
+            bound += got[2]
+        memo.append(end[0])
+        dead.append(end[1])
+        bound.append(end[2])
+        self.memo, self.dead, self.bound = memo, dead, bound
 
     def options(self, v, c, sc, jl):
         """(new state, tiles in groups, jokers in runs, weight, points, tiles used) for one
