@@ -262,12 +262,13 @@ class _Search:
             self.memo = [dict() for _ in range(self.end + 1)]
             self.dead = [dict() for _ in range(self.end + 1)]
             self.bound = [dict() for _ in range(self.end + 1)]
+            #: the moves from each position (see _steps), by the state's high fields
+            self.step_cache = [dict() for _ in range(self.end)]
         else:
             self._share(shared)
         # lexicographic objective (tiles, then points): each optional tile weighs _BIG + points
         self.unit = _BIG if wj >= _BIG or any(x >= _BIG for row in weight for x in row) else 0
         self.units = opt_j + sum(avail[v][c] - must[v][c] for v in range(n) for c in range(NCOL))
-        self.step_cache: dict = {}
         # no weights: the only question is whether everything can be laid
         self.feasibility = not wj and not any(x for row in weight for x in row)
         # best value still to gain from each position on: every optional tile and joker laid
@@ -298,24 +299,25 @@ class _Search:
         by_rows, row_ids, end = tables
         ids = []
         for v in range(self.n):
-            row = (tuple(self.must[v]), tuple(self.avail[v]), tuple(self.weight[v]))
+            row = (*self.must[v], *self.avail[v], *self.weight[v])
             got = row_ids.get(row)
             if got is None:
                 got = row_ids[row] = len(row_ids)
             ids.append(got)
-        memo, dead, bound = [], [], []
+        memo, dead, bound, steps = [], [], [], []
         for v in range(self.n):
             key = tuple(ids[v:])
             got = by_rows.get(key)
             if got is None:
-                got = by_rows[key] = tuple([{} for _ in range(NCOL)] for _ in range(3))
+                got = by_rows[key] = tuple([{} for _ in range(NCOL)] for _ in range(4))
             memo += got[0]
             dead += got[1]
             bound += got[2]
+            steps += got[3]  # they depend on the rows from v to v + 2 only
         memo.append(end[0])
         dead.append(end[1])
         bound.append(end[2])
-        self.memo, self.dead, self.bound = memo, dead, bound
+        self.memo, self.dead, self.bound, self.step_cache = memo, dead, bound, steps
 
     def options(self, v, c, sc, jl):
         """(new state, tiles in groups, jokers in runs, weight, points, tiles used) for one
@@ -462,9 +464,10 @@ class _Search:
         memo_next = self.memo[nxt]
         # the moves depend on the position, this colour's runs and the high fields of the key
         tkey = (key >> _SHIFT_J) << 15 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 9 | pos
-        steps = self.step_cache.get(tkey)
+        step_cache = self.step_cache[pos]
+        steps = step_cache.get(tkey)
         if steps is None:
-            steps = self.step_cache[tkey] = self._steps(pos, key)
+            steps = step_cache[tkey] = self._steps(pos, key)
         value = self.value
         for delta, dw in steps:
             if dw + ub_next <= floor:
@@ -514,9 +517,10 @@ class _Search:
         nxt = pos + 1
         memo_next = self.memo[nxt]
         tkey = (key >> _SHIFT_J) << 15 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 9 | pos
-        steps = self.step_cache.get(tkey)
+        step_cache = self.step_cache[pos]
+        steps = step_cache.get(tkey)
         if steps is None:
-            steps = self.step_cache[tkey] = self._steps(pos, key)
+            steps = step_cache[tkey] = self._steps(pos, key)
         alive = self.alive
         val = _NEG
         for delta, _ in steps:
