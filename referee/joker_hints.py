@@ -193,12 +193,18 @@ class JokerSearch:
         if self.best is None or len(combo) < 2:
             return False
         best = self._best_weight()
+        # the bounds known first (free); then those worth a solve, a place that frees a
+        # joker first: the other meld, relaxed, then only keeps its jokers, which relaxes
+        # least (the reverse leaves a freed joker free to go anywhere)
+        unknown = []
         for i in range(len(combo)):
-            if shared[(i, id(combo[i]))] < PLACE_BOUND_SHARED and not self._bound_known(combo, i):
-                continue
-            if self._place_bound(combo, i) <= best:
-                return True
-        return False
+            if self._bound_known(combo, i):
+                if self._place_bound(combo, i) <= best:
+                    return True
+            elif shared[(i, id(combo[i]))] >= PLACE_BOUND_SHARED:
+                unknown.append(i)
+        unknown.sort(key=lambda i: -combo[i].freed)
+        return any(self._place_bound(combo, i) <= best for i in unknown)
 
     def _bound_known(self, combo, i) -> bool:
         return self._bound_key(combo, i) in self.place_bounds
