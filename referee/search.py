@@ -295,8 +295,8 @@ class _Search:
                 self.zero_jokers, self.relaxed)
         tables = store.get(head)
         if tables is None:
-            tables = store[head] = ({}, {}, ({}, {}, {}))
-        by_rows, row_ids, end = tables
+            tables = store[head] = ({}, {}, ({}, {}, {}), {})
+        by_rows, row_ids, end, by_window = tables
         ids = []
         for v in range(self.n):
             row = (*self.must[v], *self.avail[v], *self.weight[v])
@@ -309,11 +309,16 @@ class _Search:
             key = tuple(ids[v:])
             got = by_rows.get(key)
             if got is None:
-                got = by_rows[key] = tuple([{} for _ in range(NCOL)] for _ in range(4))
+                got = by_rows[key] = tuple([{} for _ in range(NCOL)] for _ in range(3))
             memo += got[0]
             dead += got[1]
             bound += got[2]
-            steps += got[3]  # they depend on the rows from v to v + 2 only
+            # the moves depend on the rows from v to v + 2 only
+            window = key[:3]
+            got = by_window.get(window)
+            if got is None:
+                got = by_window[window] = [{} for _ in range(NCOL)]
+            steps += got
         memo.append(end[0])
         dead.append(end[1])
         bound.append(end[2])
