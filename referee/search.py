@@ -685,6 +685,12 @@ def _lay(n, must, avail, weight, must_j, opt_j, wj, floor=None,
 def _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor=None, leaning=None):
     """(value, melds) of :func:`_lay`, or (None, None). The value is the relaxed search's
     (every optional joker counted as laid): an upper bound, exact when the spare jokers fit."""
+    if floor is not None and opt_j * wj + sum(
+            (a - m) * w for ra, rm, rw in zip(avail, must, weight)
+            for a, m, w in zip(ra, rm, rw)) <= floor:
+        # every optional tile and joker laid would not beat the floor: the searches would
+        # stop at their first position (their bound ``ub[0]``) and answer None
+        return None, None
     search, value, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
                                                 relaxed=True, floor=floor, leaning=leaning)
     if decisions is None:
