@@ -186,6 +186,18 @@ class Leaning:
         #: :meth:`_Search.share`): a later solve whose rest is the same from some number on
         #: starts with what the earlier ones learnt there
         self.shared: dict = {}
+        self.row_ids: dict = {}  #: each row (must, avail, weight) met, as a small number
+
+    def rows(self, n, must, avail, weight) -> list:
+        """The rows of a problem as small numbers, the same for the same row."""
+        ids, known = [], self.row_ids
+        for v in range(n):
+            row = (*must[v], *avail[v], *weight[v])
+            got = known.get(row)
+            if got is None:
+                got = known[row] = len(known)
+            ids.append(got)
+        return ids
 
     @classmethod
     def fewer_first(cls, n, avail) -> Leaning:
@@ -203,9 +215,11 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
     from the other end walk through every way of reaching it. Returns (search, value,
     decisions); the memo of each direction survives its interruptions. With ``leaning``,
     the reading that won last time goes first with the larger budget."""
-    shared = None if leaning is None else leaning.shared
-    searches = [_Search(*args, shared=shared, **kw),
-                _Search(*args, reverse=True, shared=shared, **kw)]
+    up = down = None
+    if leaning is not None:
+        ids = leaning.rows(*args[:4])  # (n, must, avail, weight)
+        up, down = (leaning.shared, ids), (leaning.shared, ids[::-1])
+    searches = [_Search(*args, shared=up, **kw), _Search(*args, reverse=True, shared=down, **kw)]
     shares = (1, 1)
     if leaning is not None:
         if leaning.reverse:
@@ -265,7 +279,7 @@ class _Search:
             #: the moves from each position (see _steps), by the state's high fields
             self.step_cache = [dict() for _ in range(self.end)]
         else:
-            self._share(shared)
+            self._share(*shared)
         # lexicographic objective (tiles, then points): each optional tile weighs _BIG + points
         self.unit = _BIG if wj >= _BIG or any(x >= _BIG for row in weight for x in row) else 0
         self.units = opt_j + sum(avail[v][c] - must[v][c] for v in range(n) for c in range(NCOL))
@@ -285,36 +299,38 @@ class _Search:
             room += [capped[1] + capped[2] + capped[3], capped[2] + capped[3], capped[3], 0]
         self.group_room = room
 
-    def _share(self, store: dict) -> None:
-        """Take the memo of earlier solves from ``store`` wherever it holds. What ``value``
-        answers at a position of number ``v`` (its exact values, its "at most" bounds, its
-        dead states) depends only on the tiles of the numbers from ``v`` on, in this search's
-        reading order, and on the jokers, weights and kind of question (``head``): every
-        solve whose rows from ``v`` on are the same shares those positions' tables."""
+    def _share(self, store: dict, ids: list) -> None:
+        """Take the memo of earlier solves from ``store`` wherever it holds (``ids``: this
+        problem's rows as :meth:`Leaning.rows` numbers them, in this search's reading order).
+        What ``value`` answers at a position of number ``v`` (its exact values, its "at most"
+        bounds, its dead states) depends only on the tiles of the numbers from ``v`` on, in
+        this reading order, and on the jokers, weights and kind of question (``head``): every
+        solve whose rows from ``v`` on are the same shares those positions' tables. The
+        moves from a position depend on the rows from ``v`` to ``v + 2`` only."""
         head = (self.reverse, self.n, self.must_j, self.jokers, self.wj, self.threshold,
                 self.zero_jokers, self.relaxed)
         tables = store.get(head)
         if tables is None:
             tables = store[head] = ({}, {}, ({}, {}, {}), {})
-        by_rows, row_ids, end, by_window = tables
-        ids = []
-        for v in range(self.n):
-            row = (*self.must[v], *self.avail[v], *self.weight[v])
-            got = row_ids.get(row)
+        by_rest, rests, end, by_window = tables
+        # each rest of the rows (from v on) as a small number: (row v, the rest after it)
+        rest, after = [0] * self.n, -1
+        for v in range(self.n - 1, -1, -1):
+            key = (ids[v], after)
+            got = rests.get(key)
             if got is None:
-                got = row_ids[row] = len(row_ids)
-            ids.append(got)
+                got = rests[key] = len(rests)
+            rest[v] = after = got
         memo, dead, bound, steps = [], [], [], []
+        padded = list(ids) + [-1, -1]
         for v in range(self.n):
-            key = tuple(ids[v:])
-            got = by_rows.get(key)
+            got = by_rest.get(rest[v])
             if got is None:
-                got = by_rows[key] = tuple([{} for _ in range(NCOL)] for _ in range(3))
+                got = by_rest[rest[v]] = tuple([{} for _ in range(NCOL)] for _ in range(3))
             memo += got[0]
             dead += got[1]
             bound += got[2]
-            # the moves depend on the rows from v to v + 2 only
-            window = key[:3]
+            window = (padded[v], padded[v + 1], padded[v + 2])
             got = by_window.get(window)
             if got is None:
                 got = by_window[window] = [{} for _ in range(NCOL)]
