@@ -171,7 +171,6 @@ class JokerSearch(NewSets):
         unknown.sort(key=lambda i: -combo[i].freed)
         return any(self.bounds.place(combo, i, best) <= best for i in unknown)
 
-
     def _pattern_ruled_out(self, pattern) -> bool:
         """A pattern that frees jokers: can no turn of it beat the best found? A freed
         joker ends in a new set, and every set it could go into is listed from the whole
@@ -247,7 +246,6 @@ class JokerSearch(NewSets):
         count, points = move_value(placed, self.rules)
         return count * BIG + points
 
-
     def _realize(self, pattern, melds) -> bool:
         """Turn a pattern's relaxed answer into a turn (each staying joker back in a meld
         holding its tile, beside a tile of its old meld where it can) and judge it."""
@@ -304,7 +302,6 @@ class JokerSearch(NewSets):
             pairs = [(2, frozenset(own)), (1, frozenset(own[:1])), (1, frozenset(own[1:]))]
         # the new sets are tried once every place has had its cheap try, best bound first
         self.deferred.append((bound, self.tries, list(combo), pairs, opt_j))
-
 
     def _solve(self, combo, freed, opt_j):
         """Lay the rest exactly for these places (``freed`` jokers to place anywhere,
