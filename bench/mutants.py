@@ -87,7 +87,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         []),
     # hints: the best legal turn, with freed jokers laid in new sets
     "referee-hints": (
-        ["referee/hints.py", "referee/joker_hints.py", "referee/move.py",
+        ["referee/hints.py", "referee/joker_hints.py", "referee/joker_places.py",
+         "referee/joker_bounds.py", "referee/joker_sets.py", "referee/move.py",
          "referee/newsets.py"],
         ["tests/referee/test_hints.py", "tests/referee/test_newsets.py",
          "tests/referee/test_solver.py", "tests/referee/test_cli.py"],

@@ -35,13 +35,15 @@ two-joker meld between its staying joker and the tile that freed the other, so s
 pattern keeps its bound, and a hint below it is legal but not proven best.
 
 Bounds that skip work, each an upper bound on every turn it rules out, so that they change
-how fast a hint comes, never which value it has (:mod:`referee.joker_hints`): every solve of
-the rest is asked only for more than the best turn found (``floor``), and each distinct rest
-is solved once; with two joker melds, each place is bounded alone (the place fixed, the other
-meld relaxed as its pattern says) and rules out every combination holding it; a new set is
-bounded once for all the places of its pattern (the set fixed, the joker melds relaxed); and
-a pattern whose freed jokers have few new sets to go into (a rack-tile minimum) is bounded
-set by set before any of its places is tried.
+how fast a hint comes, never which value it has (:mod:`referee.joker_bounds`, used by
+:mod:`referee.joker_hints`): every solve of the rest is asked only for more than the best
+turn found (``floor``), and each distinct rest is solved once (and the solves share what
+they proved about equal ends of the numbers, :mod:`referee.search`); with two joker melds,
+each place is bounded alone (the place fixed, the other meld relaxed as its pattern says)
+and rules out every combination holding it; a new set is bounded once for all the places of
+its pattern (the set fixed, the joker melds relaxed); and a pattern whose freed jokers have
+few new sets to go into (a rack-tile minimum) is bounded set by set before any of its places
+is tried.
 
 The search stops at ``cpu_limit`` CPU seconds (``HINT_CPU_SECONDS`` by default): the hint is
 then the best legal turn found and not proven best. The free move and the turn that leaves

@@ -1,32 +1,26 @@
 """The hint search with each meld holding a joker given its place after the turn explicitly:
 patterns best bound first, places closest to the melds as they lie first, freed jokers laid
-in every new set they could go into (see :mod:`referee.hints` for the whole method)."""
+in every new set they could go into (see :mod:`referee.hints` for the whole method). The
+places are listed by :mod:`referee.joker_places`, the bounds that skip work solved by
+:mod:`referee.joker_bounds`, and the freed jokers laid in new sets by
+:mod:`referee.joker_sets`."""
 
 from __future__ import annotations
 
 import itertools
 import time
 from collections import Counter
-from dataclasses import dataclass
 from typing import Optional
 
-from .melds import meld_readings
+from .joker_bounds import Bounds
+from .joker_places import Place, Places, cells_of, place_cells
+from .joker_sets import NewSets
 from .move import Move, draw_move, move_value, split_rack, with_steps
 from .newsets import new_sets
 from .opening import rack_weights
 from .rules import Rules
-from .search import (
-    _COLOUR_INDEX,
-    BIG,
-    MAX_NUMBER,
-    NCOL,
-    Leaning,
-    _dead_must,
-    _lay,
-    _lay_valued,
-    _prune_optional,
-)
-from .tiles import COLOURS, JOKER, Meld, Table, Tile
+from .search import BIG, MAX_NUMBER, NCOL, Leaning, _dead_must, _lay, _prune_optional
+from .tiles import JOKER, Meld, Table
 from .turns import TurnVerdict, check_turn
 
 #: places of each pattern tried before any pattern's other places
@@ -39,41 +33,11 @@ SET_BOUND_ALIKE = 3
 PATTERN_SETS = 100
 
 
-@dataclass
-class _Place:
-    """One candidate place for the jokers of one meld: the meld ``tiles`` (laid order, J for
-    the jokers that stay and for rack jokers), the real tiles it takes (``use``: tile ->
-    (from the table or rack, from the rack only)), the rack jokers it takes and the jokers of
-    the old meld it frees."""
+class JokerSearch(NewSets):
+    """One hint: the best legal turn for ``rack_tiles`` on ``table`` under ``rules`` when
+    the free move (``free``, jokers anywhere: the upper bound) is not legal, searched until
+    the CPU-time ``deadline``."""
 
-    tiles: tuple[Tile, ...]
-    use: Counter
-    rack_only: Counter
-    rack_jokers: int
-    freed: int
-    pattern: tuple = ()  #: (what its jokers stand for, which of them were exchanged)
-    cells: tuple | None = None  #: ``use`` and ``rack_only`` by search cell, once asked
-
-
-def _cell(t: Tile) -> int:
-    return (t.number - 1) * NCOL + _COLOUR_INDEX[t.colour.value]
-
-
-def _cells_of(count) -> list:
-    out = [0] * (MAX_NUMBER * NCOL)
-    for t, k in count.items():
-        out[_cell(t)] += k
-    return out
-
-
-def _place_cells(p: _Place) -> tuple:
-    if p.cells is None:
-        p.cells = (tuple((_cell(t), k) for t, k in p.use.items() if k),
-                   tuple((_cell(t), k) for t, k in p.rack_only.items() if k))
-    return p.cells
-
-
-class JokerSearch:
     def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move, deadline: float):
         self.table, self.rack, self.rules = table, tuple(rack_tiles), rules
         self.bound = move_value(free.placed, rules)
@@ -101,8 +65,8 @@ class JokerSearch:
         self.best_verdict: Optional[TurnVerdict] = None
         self._weighed: tuple = (None, 0)
         # the tiles of the table and of the rack, by search cell (number - 1) * NCOL + colour
-        self.table_cells = _cells_of(self.table_count)
-        self.rack_cells = _cells_of(self.rack_count)
+        self.table_cells = cells_of(self.table_count)
+        self.rack_cells = cells_of(self.rack_count)
         # the rests are alike: the faster reading stays faster; first, the one starting from
         # the end with fewer tiles
         self.leaning = Leaning.fewer_first(MAX_NUMBER, [
@@ -110,9 +74,9 @@ class JokerSearch:
             for i in range(0, MAX_NUMBER * NCOL, NCOL)])
         #: the rest of the table solved so far: (floor asked, its best melds or None)
         self.solved: dict = {}
-        #: upper bounds of the turns through one place, or one new set (see _relaxed_bound)
-        self.place_bounds: dict = {}
-        self.set_bounds: dict = {}
+        self.places = Places(rules, self.table_count, self.rack_count, self.rack_j)
+        self.bounds = Bounds(rules, self.table_count, self.rack_count, self.rack_j,
+                             self.leaning)
         self.alike: Counter = Counter()
         self.settled: set = set()  # deferred places whose new sets were all tried
 
@@ -125,14 +89,15 @@ class JokerSearch:
         self._frozen()
         if self.best is not None and self._best_weight() >= top:
             return self._answer(True)
-        per_meld = [self._patterns(m) for m in self.jmelds]
+        per_meld = [self.places.patterns(m) for m in self.jmelds]
         bounds = []
         # jokers that stay first: their relaxed answers are the likeliest legal turns
         for pattern in sorted(itertools.product(*per_meld),
                               key=lambda p: sum(sum(f) for _, f in p)):
             if self._late():
                 break
-            got = self._relaxed(pattern)
+            got = self.bounds.pattern(pattern, None if self.best is None
+                                      else self._best_weight())
             if got is None:
                 continue
             bounds.append((got[0], pattern, got[1]))
@@ -152,9 +117,9 @@ class JokerSearch:
                     unsettled = max(unsettled, (bound // BIG, bound % BIG))
                 continue
             if options is None:
-                options = [self._places(m) for m in self.jmelds]
+                options = [self.places.of(m) for m in self.jmelds]
             combos = [c for c in itertools.product(*options)
-                      if tuple(p.pattern for p in c) == pattern and self._fits(c)]
+                      if tuple(p.pattern for p in c) == pattern and self.places.fits(c)]
             # places closest to the melds as they lie first; a few of each pattern in the
             # first pass, so that every pattern gets its likeliest places early
             combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
@@ -193,29 +158,18 @@ class JokerSearch:
         if self.best is None or len(combo) < 2:
             return False
         best = self._best_weight()
+        # the bounds known first (free); then those worth a solve, a place that frees a
+        # joker first: the other meld, relaxed, then only keeps its jokers, which relaxes
+        # least (the reverse leaves a freed joker free to go anywhere)
+        unknown = []
         for i in range(len(combo)):
-            if shared[(i, id(combo[i]))] < PLACE_BOUND_SHARED and not self._bound_known(combo, i):
-                continue
-            if self._place_bound(combo, i) <= best:
-                return True
-        return False
-
-    def _bound_known(self, combo, i) -> bool:
-        return self._bound_key(combo, i) in self.place_bounds
-
-    @staticmethod
-    def _bound_key(combo, i):
-        return (i, id(combo[i]), tuple(p.pattern for j, p in enumerate(combo) if j != i))
-
-    def _place_bound(self, combo, i) -> int:
-        """The most weight a turn could lay with ``combo[i]`` as its place and every other
-        joker meld as its pattern says: an upper bound for every combination holding that
-        place (see :meth:`_relaxed_bound`)."""
-        key = self._bound_key(combo, i)
-        got = self.place_bounds.get(key)
-        if got is None:
-            got = self.place_bounds[key] = self._relaxed_bound([combo[i]], key[2], 0)
-        return got
+            if self.bounds.place_known(combo, i):
+                if self.bounds.place(combo, i, best) <= best:
+                    return True
+            elif shared[(i, id(combo[i]))] >= PLACE_BOUND_SHARED:
+                unknown.append(i)
+        unknown.sort(key=lambda i: -combo[i].freed)
+        return any(self.bounds.place(combo, i, best) <= best for i in unknown)
 
     def _pattern_ruled_out(self, pattern) -> bool:
         """A pattern that frees jokers: can no turn of it beat the best found? A freed
@@ -251,81 +205,20 @@ class JokerSearch:
             for new in sets:
                 if self._late():
                     return False
-                place = _Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
-                if self._relaxed_bound([place], pattern, jokers) > best:
+                place = Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
+                if self.bounds.fixed([place], pattern, jokers, best) > best:
                     return False
         return True
 
     def _set_ruled_out(self, combo, place, jokers) -> bool:
-        """Does the new set's bound (below) rule it out? Asked only where
+        """Does the new set's bound (:meth:`Bounds.new_set`) rule it out? Asked only where
         ``SET_BOUND_ALIKE`` or more deferred places share the pattern: the bound costs a
         solve of its own, and pays when many places read it."""
         if self.best is None or self.alike[tuple(
                 p.pattern for p in combo[:len(self.jmelds)])] < SET_BOUND_ALIKE:
             return False
-        return self._set_bound(combo, place, jokers) <= self._best_weight()
-
-    def _set_bound(self, combo, place, jokers) -> int:
-        """The most weight a turn could lay with the new set ``place`` holding ``jokers``
-        freed jokers, every joker meld relaxed as the combination's pattern says: an upper
-        bound for every combination of that pattern with that set, asked once for all."""
-        patterns = tuple(p.pattern for p in combo[:len(self.jmelds)])
-        fixed = combo[len(self.jmelds):] + [place]
-        key = (patterns, jokers) + tuple(
-            (p.tiles, tuple(sorted(p.use.items())), tuple(sorted(p.rack_only.items())),
-             p.rack_jokers) for p in fixed)
-        got = self.set_bounds.get(key)
-        if got is None:
-            got = self.set_bounds[key] = self._relaxed_bound(fixed, patterns, jokers)
-        return got
-
-    def _relaxed_bound(self, fixed, patterns, freed_used) -> int:
-        """The most weight a turn could lay with the places ``fixed`` as they are and the
-        joker melds of ``patterns`` relaxed (a staying joker counts as its tile, a freed one
-        goes anywhere; ``freed_used`` of the freed ones lie in the fixed places already).
-        Each fixed place takes the table's copies of its tiles first, which never lays
-        fewer rack tiles. A bound at or below the best found when it was asked is given as
-        that best."""
-        n = MAX_NUMBER
-        weight, wj = rack_weights(n, self.rules)
-        table_count = self.table_count.copy()
-        rack_count = self.rack_count.copy()
-        own = 0  # the rack tiles the fixed places themselves lay
-        rack_j, freed = self.rack_j, -freed_used
-        for place in fixed:
-            own += place.rack_jokers * wj
-            for t, k in place.use.items():
-                from_table = min(k, table_count[t])
-                table_count[t] -= from_table
-                rack_count[t] -= k - from_table
-                own += (k - from_table) * weight[t.number - 1][0]
-            for t, k in place.rack_only.items():
-                rack_count[t] -= k
-                own += k * weight[t.number - 1][0]
-            rack_j -= place.rack_jokers
-            freed += place.freed
-        must_extra = Counter()
-        for stands, fate in patterns:
-            for s, taken in zip(stands, fate):
-                if not taken:
-                    table_count[s] += 1  # the joker, standing for s, is a tile s
-                    continue
-                freed += 1
-                if not self.rules.joker_replacement_from_table:
-                    must_extra[s] += 1  # a rack s takes its place
         best = self._best_weight()
-        bound = best
-        if rack_j >= 0 and freed >= 0 and all(k >= 0 for k in rack_count.values()) and all(
-                rack_count[s] >= k for s, k in must_extra.items()):
-            must, avail = _grids(n, table_count, rack_count, must_extra)
-            extra = own + sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
-            if not _dead_must(n, must, avail, freed + rack_j):
-                avail = _prune_optional(n, must, avail, freed + rack_j)
-                value, _ = _lay_valued(n, must, avail, weight, freed, rack_j, wj,
-                                       best - extra, self.leaning)
-                if value is not None:
-                    bound = max(bound, value + extra)
-        return bound
+        return self.bounds.new_set(combo, len(self.jmelds), place, jokers, best) <= best
 
     def _answer(self, proven: bool) -> Move:
         if self.best is None or not self.best.placed:
@@ -339,8 +232,8 @@ class JokerSearch:
         combo = []
         for m in self.jmelds:
             use = Counter(t for t in m if not t.is_joker)
-            combo.append(_Place(tuple(m.tiles), use, Counter(), 0, 0))
-        if self._fits(combo):
+            combo.append(Place(tuple(m.tiles), use, Counter(), 0, 0))
+        if self.places.fits(combo):
             self._solve(combo, 0, self.rack_j)  # one solve, tried whatever the time limit
 
     def _best_weight(self) -> int:
@@ -352,48 +245,6 @@ class JokerSearch:
     def _weight(self, placed) -> int:
         count, points = move_value(placed, self.rules)
         return count * BIG + points
-
-    def _patterns(self, meld: Meld) -> list:
-        slots = [p for p, t in enumerate(meld) if t.is_joker]
-        readings = {tuple(r.stands_for[p] for p in slots) for r in meld_readings(meld, self.rules)}
-        fates = list(itertools.product((False, True), repeat=len(slots)))
-        return [(stands, fate) for stands in sorted(readings, key=str) for fate in fates]
-
-    def _relaxed(self, pattern):
-        """(bound, melds with each staying joker as its tile) for a pattern, or None when no
-        turn of it exists."""
-        n = MAX_NUMBER
-        table_count = self.table_count.copy()
-        rack_count = self.rack_count
-        must_extra = Counter()
-        freed = 0
-        for stands, fate in pattern:
-            for s, taken in zip(stands, fate):
-                if not taken:
-                    table_count[s] += 1  # the joker, standing for s, is a tile s
-                    continue
-                freed += 1
-                if not self.rules.joker_replacement_from_table:
-                    if rack_count[s] < 1:
-                        return None
-                    must_extra[s] += 1  # a rack s takes its place
-                elif table_count[s] + rack_count[s] < 1:
-                    return None
-        must, avail = _grids(n, table_count, rack_count, must_extra)
-        if _dead_must(n, must, avail, freed + self.rack_j):
-            return None
-        avail = _prune_optional(n, must, avail, freed + self.rack_j)
-        weight, wj = rack_weights(n, self.rules)
-        # the weight of the tiles a rack s adds in place of a joker is not in ``value``
-        extra = sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
-        # a pattern whose bound does not beat the best found is never tried: asked only
-        # for more, the search says no at once
-        floor = None if self.best is None else self._best_weight() - extra
-        value, melds = _lay_valued(n, must, avail, weight, freed, self.rack_j, wj, floor,
-                                   self.leaning)
-        if value is None:
-            return None
-        return value + extra, melds
 
     def _realize(self, pattern, melds) -> bool:
         """Turn a pattern's relaxed answer into a turn (each staying joker back in a meld
@@ -422,123 +273,6 @@ class JokerSearch:
         self.best = Move(placed, after, move_value(placed, self.rules)[1], remaining)
         self.best_verdict = verdict
         return True
-
-    # candidates ---------------------------------------------------------------------------
-
-    def _places(self, meld: Meld) -> list[_Place]:
-        rules = self.rules
-        slots = [p for p, t in enumerate(meld) if t.is_joker]
-        real = [t for t in meld if not t.is_joker]
-        out, seen = [], set()
-        readings = {tuple(r.stands_for[p] for p in slots): r.kind
-                    for r in meld_readings(meld, rules)}
-        fates = [(False,) * len(slots)]
-        fates += [f for f in itertools.product((False, True), repeat=len(slots)) if any(f)]
-        for stands, kind in readings.items():
-            for fate in fates:
-                for place in self._windows(meld, real, stands, kind, fate):
-                    place.pattern = (stands, fate)
-                    key = (place.tiles, tuple(sorted(place.use.items())), place.pattern)
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(place)
-        return out
-
-    def _windows(self, meld, real, stands, kind, fate):
-        """Every meld that keeps a tile of ``meld`` and holds each joker's tile: the joker
-        itself where it stays, the tile where it was exchanged."""
-        rules = self.rules
-        whole = not rules.joker_melds_manipulable and not any(fate)
-        stay = {s for s, f in zip(stands, fate) if not f}
-        swap = [s for s, f in zip(stands, fate) if f]
-        if kind == "run":
-            colour = stands[0].colour
-            nums = {s.number for s in stands}
-            own = {t.number for t in real}
-            lo0, hi0 = min(nums | own), max(nums | own)
-            for lo in range(1, min(nums) + 1):
-                for hi in range(max(max(nums), lo + 2), MAX_NUMBER + 1):
-                    if whole and not (lo <= lo0 and hi >= hi0):
-                        continue
-                    if not any(lo <= k <= hi for k in own):
-                        continue
-                    tiles = [Tile(colour, k) for k in range(lo, hi + 1)]
-                    place = self._fill(tiles, stay, swap, whole and real)
-                    if place is not None:
-                        yield place
-        else:
-            number = stands[0].number
-            have = {t.colour for t in real}
-            need = {s.colour for s in stands}
-            if (rules.joker_group_needs_both_missing and swap and len(meld) == 3):
-                need |= {c for c in COLOURS if c not in have}
-            for size in (3, 4):
-                for cols in itertools.combinations(COLOURS, size):
-                    cs = set(cols)
-                    if not need <= cs or not (cs & have) or (whole and not have <= cs):
-                        continue
-                    tiles = [Tile(c, number) for c in cols]
-                    place = self._fill(tiles, stay, swap, ())
-                    if place is not None:
-                        yield place
-
-    def _fill(self, tiles, stay, swap, must_hold):
-        """A _Place for the meld ``tiles`` (in order), or None if the tiles are not there."""
-        use, rack_only = Counter(), Counter()
-        laid, rack_jokers = [], 0
-        for t in tiles:
-            if t in stay:
-                laid.append(JOKER)
-                continue
-            if t in swap and not self.rules.joker_replacement_from_table:
-                if self.rack_count[t] - rack_only[t] < 1:
-                    return None
-                rack_only[t] += 1
-                laid.append(t)
-                continue
-            if self.table_count[t] + self.rack_count[t] - use[t] - rack_only[t] >= 1:
-                use[t] += 1
-                laid.append(t)
-            elif rack_jokers < self.rack_j and t not in swap:
-                rack_jokers += 1
-                laid.append(JOKER)
-            else:
-                return None
-        return _Place(tuple(laid), use, rack_only, rack_jokers, len(swap))
-
-    def _fits(self, combo) -> bool:
-        use = Counter()
-        for p in combo:
-            use.update(p.use)
-            use.update(p.rack_only)
-        if any(self.table_count[t] + self.rack_count[t] < n for t, n in use.items()):
-            return False
-        rack_only = Counter()
-        for p in combo:
-            rack_only.update(p.rack_only)
-        if any(self.rack_count[t] < n for t, n in rack_only.items()):
-            return False
-        return sum(p.rack_jokers for p in combo) <= self.rack_j
-
-    def _bound(self, combo) -> tuple[int, int]:
-        """Rack tiles (and points) the combo could lay at most: the places' own rack tiles
-        and every rack tile left."""
-        use = Counter()
-        for p in combo:
-            use.update(p.use)
-            use.update(p.rack_only)
-        left = self.rack_count.copy()
-        from_rack = sum(p.rack_jokers for p in combo)
-        for t, n in use.items():
-            extra = max(0, n - self.table_count[t])
-            left[t] -= extra
-        tiles = sum(left.values()) + self.rack_j
-        points = sum(t.number * n for t, n in left.items()) \
-            + self.rack_j * self.rules.joker_penalty
-        placed_in = sum(max(0, n - self.table_count[t]) for t, n in use.items())
-        placed_points = sum(t.number * max(0, n - self.table_count[t]) for t, n in use.items())
-        return (tiles + placed_in - (self.rack_j - from_rack) + (self.rack_j - from_rack),
-                points + placed_points)
 
     # solving the rest -----------------------------------------------------------------------
 
@@ -569,102 +303,6 @@ class JokerSearch:
         # the new sets are tried once every place has had its cheap try, best bound first
         self.deferred.append((bound, self.tries, list(combo), pairs, opt_j))
 
-    def _settle_deferred(self) -> tuple[int, int]:
-        """Lay the freed jokers of the deferred places in new sets, best bound first; the
-        bound left unsettled when time runs out."""
-        # how many deferred places share each pattern: a set's bound serves them all
-        self.alike = Counter(tuple(p.pattern for p in d[2]) for d in self.deferred)
-        for bound, tried, combo, pairs, opt_j in sorted(self.deferred,
-                                                        key=lambda d: (-d[0], d[1])):
-            if self.best is not None and self._best_weight() >= bound:
-                break
-            if tried in self.settled:
-                continue  # all its new sets were tried by an earlier call: nothing new
-            if self._late() or (self._new_sets(combo, pairs, opt_j, bound) and self.cut):
-                return bound // BIG, bound % BIG
-            self.settled.add(tried)
-        return 0, 0
-
-    def _new_sets(self, combo, pairs, opt_j, bound) -> bool:
-        """Lay freed jokers in new sets: ``pairs`` lists (jokers, their own melds) to place,
-        first all in one set, then (two jokers from two melds) one set each. True once a
-        turn reaching ``bound`` is found or time ran out."""
-        jokers, own = pairs[0]
-        table_left, rack_left = self._left(combo)
-        for new in new_sets(jokers, opt_j, table_left, rack_left,
-                            self.rules.joker_reuse_min_rack_tiles, self.melds_of, own):
-            if self._late() or (self.best is not None
-                                and self._best_weight() >= bound):
-                return True
-            place = _Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
-            if self._set_ruled_out(combo, place, jokers):
-                continue  # no turn of this pattern with this set beats the best
-            got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
-            if got is None or got[1] or (self.best is not None and self._weight(got[0])
-                                         <= self._best_weight()):
-                continue  # laid, or no better than the best: the same set from the rack is not
-            # the same set with every tile the rack has from the rack (a rack-tile minimum)
-            strict = Counter({t: n for t, n in new.use.items() if rack_left[t] > 0})
-            if not strict:
-                continue
-            place = _Place(new.tiles, new.use - strict, strict, new.rack_jokers, 0)
-            got = self._solve(combo + [place], 0, opt_j - new.rack_jokers)
-            if (got is None or not got[1]) and sum(1 for t in strict if table_left[t] > 0) >= 2:
-                # some tiles from the rack, some from the table: not tried
-                self.untried = max(self.untried, bound)
-        if len(pairs) == 3:
-            # two jokers, each in its own new set
-            return self._two_sets(combo, pairs[1:], opt_j, bound)
-        return False
-
-    def _two_sets(self, combo, pairs, opt_j, bound) -> bool:
-        (_, own1), (_, own2) = pairs
-        table_left, rack_left = self._left(combo)
-        min_rack = self.rules.joker_reuse_min_rack_tiles
-        for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1):
-            place1 = _Place(first.tiles, first.use, Counter(), first.rack_jokers, 0)
-            if self._late():
-                return True
-            # the second joker anywhere bounds every second set: one solve can rule out
-            # all of them (and one relaxed solve, for every combination of the pattern)
-            if self._set_ruled_out(combo, place1, 1):
-                continue
-            got = self._solve(combo + [place1], 1, opt_j - first.rack_jokers)
-            if got is None or (self.best is not None
-                               and self._weight(got[0]) <= self._best_weight()):
-                continue
-            left_t, left_r = self._left(combo + [place1])
-            for second in new_sets(1, opt_j - first.rack_jokers, left_t, left_r, min_rack,
-                                   self.melds_of, own2):
-                if self._late() or (self.best is not None
-                                    and self._best_weight() >= bound):
-                    return True
-                place2 = _Place(second.tiles, second.use, Counter(), second.rack_jokers, 0)
-                if self._set_ruled_out(combo, place2, 1):
-                    continue  # this set with the first joker anywhere: no better turn
-                got = self._solve(combo + [place1, place2], 0,
-                                  opt_j - first.rack_jokers - second.rack_jokers)
-                if got is not None and not got[1] and (
-                        self.best is None
-                        or self._weight(got[0]) > self._best_weight()) and any(
-                        table_left[t] and rack_left[t] for t in first.use + second.use):
-                    # the same sets with tiles from the rack instead are not tried
-                    self.untried = max(self.untried, bound)
-        return False
-
-    def _left(self, combo):
-        """(table, rack) copies of each tile the places leave free."""
-        use, rack_only = Counter(), Counter()
-        for p in combo:
-            use.update(p.use)
-            rack_only.update(p.rack_only)
-        table_left, rack_left = Counter(), Counter()
-        for t in set(self.table_count) | set(self.rack_count):
-            tc, rc = self.table_count[t], self.rack_count[t]
-            table_left[t] = max(0, tc - use[t])
-            rack_left[t] = rc - rack_only[t] - max(0, use[t] - tc)
-        return table_left, rack_left
-
     def _solve(self, combo, freed, opt_j):
         """Lay the rest exactly for these places (``freed`` jokers to place anywhere,
         ``opt_j`` rack jokers that may be laid) and judge the turn: (placed, legal) or None
@@ -678,7 +316,7 @@ class JokerSearch:
         rack_only: dict = {}
         own = 0  # what the places' own rack tiles weigh
         for p in combo:
-            cells_use, cells_rack = _place_cells(p)
+            cells_use, cells_rack = place_cells(p)
             for cell, k in cells_use:
                 use[cell] = use.get(cell, 0) + k
             for cell, k in cells_rack:
@@ -728,13 +366,3 @@ class JokerSearch:
         return placed, True
 
 
-def _grids(n: int, table_count: Counter, rack_count: Counter, must_extra: Counter):
-    """The search's (must, avail) grids, number by colour: the table's tiles (and the rack
-    tiles that must replace freed jokers) must be laid; the rack's may be."""
-    must = [[0] * NCOL for _ in range(n)]
-    avail = [[0] * NCOL for _ in range(n)]
-    for t in set(table_count) | set(rack_count):
-        v, c = t.number - 1, _COLOUR_INDEX[t.colour.value]
-        must[v][c] = min(4, table_count[t] + must_extra[t])
-        avail[v][c] = min(4, table_count[t] + rack_count[t])
-    return must, avail

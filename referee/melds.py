@@ -195,9 +195,18 @@ def _run_readings(tiles: tuple[Tile, ...], rearrange: bool) -> list[Reading]:
     return out
 
 
-def _all_readings(t: tuple[Tile, ...], rules: Rules) -> tuple[list[Reading], str, str]:
+#: _all_readings' answers, by tiles and meld order: a search judges the same melds again and
+#: again (every turn it weighs holds most of the table's melds as they lie)
+_READINGS: dict = {}
+
+
+def _all_readings(t: tuple[Tile, ...], rules: Rules) -> tuple[tuple[Reading, ...], str, str]:
     """(every valid reading, why not a run, why not a group). Readings valid as laid come
     first; runs that need their tiles rearranged follow (only under ``meld_order="any"``)."""
+    key = (t, rules.meld_order)
+    got = _READINGS.get(key)
+    if got is not None:
+        return got
     run_why = _run_why(t, rules.meld_order)
     group_why = _group_why(t)
     out: list[Reading] = []
@@ -205,7 +214,10 @@ def _all_readings(t: tuple[Tile, ...], rules: Rules) -> tuple[list[Reading], str
         out += _run_readings(t, rules.meld_order == "any")
     if not group_why:
         out += _group_readings(t)
-    return sorted(out, key=lambda r: r.rearranged), run_why, group_why
+    if len(_READINGS) > 20_000:  # a few MB; what is dropped is worked out again on demand
+        _READINGS.clear()
+    got = _READINGS[key] = (tuple(sorted(out, key=lambda r: r.rearranged)), run_why, group_why)
+    return got
 
 
 def meld_readings(tiles: "TilesLike | Meld", rules: "Rules | str | None" = None,
@@ -268,6 +280,23 @@ def check_meld(tiles: "TilesLike | Meld", rules: "Rules | str | None" = None,
         raise ValueError(f"kind must be 'run', 'group' or None, not {kind!r}")
     rules = get_rules(rules)
     meld = tiles if isinstance(tiles, Meld) else Meld(parse_tiles(tiles, check=False))
+    if kind is not None or jokers is not None:
+        return _check_meld(meld, rules, kind, jokers)
+    # the verdict depends on the tiles and the meld order only (as _all_readings)
+    key = (meld.tiles, rules.meld_order)
+    got = _VERDICTS.get(key)
+    if got is None:
+        if len(_VERDICTS) > 20_000:
+            _VERDICTS.clear()
+        got = _VERDICTS[key] = _check_meld(meld, rules, None, None)
+    return got
+
+
+#: check_meld's verdicts on melds with nothing declared, by tiles and meld order
+_VERDICTS: dict = {}
+
+
+def _check_meld(meld: Meld, rules: Rules, kind, jokers) -> MeldVerdict:
     t = meld.tiles
     face = sum(x.face_value for x in t)
     if len(t) < 3:

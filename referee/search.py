@@ -182,6 +182,22 @@ class Leaning:
 
     def __init__(self, reverse: bool = False):
         self.reverse = reverse
+        #: the memo of every solve of the series, by the numbers still to read (see
+        #: :meth:`_Search.share`): a later solve whose rest is the same from some number on
+        #: starts with what the earlier ones learnt there
+        self.shared: dict = {}
+        self.row_ids: dict = {}  #: each row (must, avail, weight) met, as a small number
+
+    def rows(self, n, must, avail, weight) -> list:
+        """The rows of a problem as small numbers, the same for the same row."""
+        ids, known = [], self.row_ids
+        for v in range(n):
+            row = (*must[v], *avail[v], *weight[v])
+            got = known.get(row)
+            if got is None:
+                got = known[row] = len(known)
+            ids.append(got)
+        return ids
 
     @classmethod
     def fewer_first(cls, n, avail) -> Leaning:
@@ -199,7 +215,11 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
     from the other end walk through every way of reaching it. Returns (search, value,
     decisions); the memo of each direction survives its interruptions. With ``leaning``,
     the reading that won last time goes first with the larger budget."""
-    searches = [_Search(*args, **kw), _Search(*args, reverse=True, **kw)]
+    up = down = None
+    if leaning is not None:
+        ids = leaning.rows(*args[:4])  # (n, must, avail, weight)
+        up, down = (leaning.shared, ids), (leaning.shared, ids[::-1])
+    searches = [_Search(*args, shared=up, **kw), _Search(*args, reverse=True, shared=down, **kw)]
     shares = (1, 1)
     if leaning is not None:
         if leaning.reverse:
@@ -236,7 +256,7 @@ class _Search:
     """
 
     def __init__(self, n, must, avail, weight, must_j, opt_j, wj, threshold=0, zero_jokers=False,
-                 relaxed=False, reverse=False, floor=None):
+                 relaxed=False, reverse=False, floor=None, shared=None):
         if reverse:  # the same problem read from 13 down to 1 (runs and groups are symmetric)
             if threshold:
                 raise ValueError("initial-meld points are counted reading upward only")
@@ -252,13 +272,17 @@ class _Search:
         self.threshold = threshold
         self.zero_jokers = zero_jokers
         self.end = n * NCOL
-        self.memo = [dict() for _ in range(self.end + 1)]
-        self.dead = [dict() for _ in range(self.end + 1)]
-        self.bound = [dict() for _ in range(self.end + 1)]
+        if shared is None:
+            self.memo = [dict() for _ in range(self.end + 1)]
+            self.dead = [dict() for _ in range(self.end + 1)]
+            self.bound = [dict() for _ in range(self.end + 1)]
+            #: the moves from each position (see _steps), by the state's high fields
+            self.step_cache = [dict() for _ in range(self.end)]
+        else:
+            self._share(*shared)
         # lexicographic objective (tiles, then points): each optional tile weighs _BIG + points
         self.unit = _BIG if wj >= _BIG or any(x >= _BIG for row in weight for x in row) else 0
         self.units = opt_j + sum(avail[v][c] - must[v][c] for v in range(n) for c in range(NCOL))
-        self.step_cache: dict = {}
         # no weights: the only question is whether everything can be laid
         self.feasibility = not wj and not any(x for row in weight for x in row)
         # best value still to gain from each position on: every optional tile and joker laid
@@ -274,6 +298,47 @@ class _Search:
             capped = [k if k < 2 else 2 for k in row]
             room += [capped[1] + capped[2] + capped[3], capped[2] + capped[3], capped[3], 0]
         self.group_room = room
+
+    def _share(self, store: dict, ids: list) -> None:
+        """Take the memo of earlier solves from ``store`` wherever it holds (``ids``: this
+        problem's rows as :meth:`Leaning.rows` numbers them, in this search's reading order).
+        What ``value`` answers at a position of number ``v`` (its exact values, its "at most"
+        bounds, its dead states) depends only on the tiles of the numbers from ``v`` on, in
+        this reading order, and on the jokers, weights and kind of question (``head``): every
+        solve whose rows from ``v`` on are the same shares those positions' tables. The
+        moves from a position depend on the rows from ``v`` to ``v + 2`` only."""
+        head = (self.reverse, self.n, self.must_j, self.jokers, self.wj, self.threshold,
+                self.zero_jokers, self.relaxed)
+        tables = store.get(head)
+        if tables is None:
+            tables = store[head] = ({}, {}, ({}, {}, {}), {})
+        by_rest, rests, end, by_window = tables
+        # each rest of the rows (from v on) as a small number: (row v, the rest after it)
+        rest, after = [0] * self.n, -1
+        for v in range(self.n - 1, -1, -1):
+            key = (ids[v], after)
+            got = rests.get(key)
+            if got is None:
+                got = rests[key] = len(rests)
+            rest[v] = after = got
+        memo, dead, bound, steps = [], [], [], []
+        padded = list(ids) + [-1, -1]
+        for v in range(self.n):
+            got = by_rest.get(rest[v])
+            if got is None:
+                got = by_rest[rest[v]] = tuple([{} for _ in range(NCOL)] for _ in range(3))
+            memo += got[0]
+            dead += got[1]
+            bound += got[2]
+            window = (padded[v], padded[v + 1], padded[v + 2])
+            got = by_window.get(window)
+            if got is None:
+                got = by_window[window] = [{} for _ in range(NCOL)]
+            steps += got
+        memo.append(end[0])
+        dead.append(end[1])
+        bound.append(end[2])
+        self.memo, self.dead, self.bound, self.step_cache = memo, dead, bound, steps
 
     def options(self, v, c, sc, jl):
         """(new state, tiles in groups, jokers in runs, weight, points, tiles used) for one
@@ -420,9 +485,10 @@ class _Search:
         memo_next = self.memo[nxt]
         # the moves depend on the position, this colour's runs and the high fields of the key
         tkey = (key >> _SHIFT_J) << 15 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 9 | pos
-        steps = self.step_cache.get(tkey)
+        step_cache = self.step_cache[pos]
+        steps = step_cache.get(tkey)
         if steps is None:
-            steps = self.step_cache[tkey] = self._steps(pos, key)
+            steps = step_cache[tkey] = self._steps(pos, key)
         value = self.value
         for delta, dw in steps:
             if dw + ub_next <= floor:
@@ -472,9 +538,10 @@ class _Search:
         nxt = pos + 1
         memo_next = self.memo[nxt]
         tkey = (key >> _SHIFT_J) << 15 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 9 | pos
-        steps = self.step_cache.get(tkey)
+        step_cache = self.step_cache[pos]
+        steps = step_cache.get(tkey)
         if steps is None:
-            steps = self.step_cache[tkey] = self._steps(pos, key)
+            steps = step_cache[tkey] = self._steps(pos, key)
         alive = self.alive
         val = _NEG
         for delta, _ in steps:
@@ -634,6 +701,12 @@ def _lay(n, must, avail, weight, must_j, opt_j, wj, floor=None,
 def _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor=None, leaning=None):
     """(value, melds) of :func:`_lay`, or (None, None). The value is the relaxed search's
     (every optional joker counted as laid): an upper bound, exact when the spare jokers fit."""
+    if floor is not None and opt_j * wj + sum(
+            (a - m) * w for ra, rm, rw in zip(avail, must, weight)
+            for a, m, w in zip(ra, rm, rw)) <= floor:
+        # every optional tile and joker laid would not beat the floor: the searches would
+        # stop at their first position (their bound ``ub[0]``) and answer None
+        return None, None
     search, value, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
                                                 relaxed=True, floor=floor, leaning=leaning)
     if decisions is None:

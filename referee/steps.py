@@ -147,7 +147,9 @@ def _first_number(meld: Meld) -> int:
 def _account(b: Table, a: Table) -> list[list]:
     """For each meld after, the origin of each of its tiles: a before meld index or RACK.
     Copies of one tile go back to the meld they most likely stayed with."""
-    overlap = [[sum((Counter(bm.tiles) & Counter(am.tiles)).values()) for am in a] for bm in b]
+    after = [Counter(am.tiles) for am in a]
+    overlap = [[sum((own & there).values()) for there in after]
+               for own in (Counter(bm.tiles) for bm in b)]
     pool: dict = defaultdict(list)  # tile -> before melds holding a copy
     for i, m in enumerate(b):
         for t in m.tiles:

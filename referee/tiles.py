@@ -168,6 +168,9 @@ def all_tiles() -> tuple[Tile, ...]:
 
 def check_counts(tiles: Iterable[Tile], what: str = "these tiles") -> None:
     """Raise :class:`ImpossibleTilesError` if ``tiles`` hold a third copy of a tile or joker."""
+    tiles = tuple(tiles)
+    if all(n <= (JOKERS if t.is_joker else COPIES) for t, n in Counter(tiles).items()):
+        return  # the usual case, counted at once; else the first tile over its count is named
     seen: Counter[Tile] = Counter()
     for tile in tiles:
         seen[tile] += 1

@@ -274,3 +274,29 @@ def test_a_search_cut_by_the_cpu_limit_still_gives_a_legal_turn_and_says_it_is_n
     assert not move.exact and move.placed
     full = best_move(table, rack, "sabra", cpu_limit=None)
     assert full.exact and len(full.placed) == 4 and len(move.placed) < 4
+
+
+@pytest.mark.parametrize("table, rack, preset, best", [
+    # the only tile to lay is the rack's joker (J K3 K4 J: K2-K5); a bound that left the
+    # rack jokers out would say nothing beats the turn found first (draw)
+    ("J K3 K4", "R6 J", "sabra", (1, 30)),
+    # R4 goes on J J R3 (004: "You can add a tile to a meld containing a Joker, either the
+    # fourth tile in a group or to either end of a run"): 4 points, where a bound a point
+    # short would settle for B3 (3 points)
+    ("J J R3", "R4 K5 B3", "sabra-way", (1, 4)),
+    # R3 frees the joker of O3 J K3 B3 (003: "The tile used to replace the joker can come
+    # from the player's rack or from the table"), which goes with the rack's joker and B5
+    # into a new set (003: "must be used in the player's same turn as part of a new set"):
+    # 38 points, where J R2 R3 beside the meld as it lies makes 35
+    ("O3 J K3 B3", "R3 R2 B5 J", "tournament", (3, 38)),
+])
+def test_a_solve_that_can_just_beat_the_best_found_is_still_searched(table, rack, preset, best):
+    # The hint search asks each solve only for more than the best turn found, and answers
+    # at once where laying every optional tile and joker would not be more. These hints
+    # beat the turn found first by laying everything they can: the bound must let them
+    # through. The brute force (every layout of table and rack, judged by check_turn) agrees.
+    rules = PRESETS[preset]
+    move = best_move(table, rack, rules, cpu_limit=None)
+    assert (len(move.placed), move.points) == best and move.exact, move.table
+    assert brute_best(parse_table(table), parse_tiles(rack), rules) == best
+    assert check_turn(table, move.table, rack, rules=rules).legal

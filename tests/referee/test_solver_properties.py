@@ -202,3 +202,71 @@ def test_module_examples():
     from referee import steps
     for module in (arranging, steps, solver):
         assert doctest.testmod(module).failed == 0
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.randoms(use_true_random=False), st.integers(8, 40), st.integers(0, 2))
+def test_a_series_of_solves_sharing_their_memo_answers_as_each_alone(rnd, size, jokers):
+    """The hint search solves many rests of one table, each a few tiles away from the others,
+    and they share what they proved about equal ends of the numbers (the memo, the bounds, the
+    moves). Each must still answer as a solve of its own: the same best value (or none), and
+    valid melds of its own tiles."""
+    numbered = [t for t in all_tiles() if not t.is_joker]
+    tiles = rnd.sample(numbered, size)
+    must, _ = solver._count_grid(tiles[:size // 2])
+    rack, _ = solver._count_grid(tiles[size // 2:])
+    n = 13
+    weight, wj = rack_weights(n, get_rules())
+    shared = solver.Leaning()
+    for _ in range(12):
+        # a rest a few tiles away: tiles taken out (a place holds them) or come back
+        m = [row[:] for row in must]
+        a = [[must[v][c] + rack[v][c] for c in range(4)] for v in range(n)]
+        for _ in range(rnd.randint(1, 4)):
+            v, c = rnd.randrange(n), rnd.randrange(4)
+            if a[v][c] and rnd.random() < 0.7:
+                a[v][c] -= 1
+                m[v][c] = min(m[v][c], a[v][c])
+            elif a[v][c] < 2:
+                a[v][c] += 1
+        opt_j = rnd.randint(0, jokers)
+        must_j = jokers - opt_j
+        if solver._dead_must(n, m, a, jokers):
+            continue
+        a = solver._prune_optional(n, m, a, jokers)
+        floor = None if rnd.random() < 0.5 else rnd.randint(0, 6) * solver._BIG
+        alone = solver._lay_valued(n, m, a, weight, must_j, opt_j, wj, floor)
+        series = solver._lay_valued(n, m, a, weight, must_j, opt_j, wj, floor, shared)
+        assert series[0] == alone[0]
+        for value, melds in (alone, series):
+            if melds is not None:
+                laid = solver._count_grid([t for meld in melds for t in meld.tiles])[0]
+                assert all(check_meld(meld).ok for meld in melds)
+                assert all(m[v][c] <= laid[v][c] <= a[v][c] for v in range(n) for c in range(4))
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_solve_in_a_series_sees_the_tiles_two_numbers_on(reverse):
+    """The moves at a number depend on the tiles there and at the next two numbers (a run
+    started must find its next two tiles): two solves of a series that differ only two
+    numbers on must not share them. K1 K1 B1 O1 K2 K2 B2 O2 lays 6 tiles (two groups); with
+    K3 too, all 9 (K1 K2 K3 beside the groups). Mirrored (K13 ... K11), for the reading from
+    13 down."""
+    n = 13
+    weight, wj = rack_weights(n, get_rules())
+    zero = [[0] * 4 for _ in range(n)]
+
+    def rack(text):
+        tiles = parse_tiles(text)
+        if reverse:
+            tiles = [Tile(t.colour, 14 - t.number) for t in tiles]
+        return solver._count_grid(tiles)[0]
+
+    shared = solver.Leaning(reverse=reverse)
+    values = []
+    for text in ("K1 K1 B1 O1 K2 K2 B2 O2", "K1 K1 B1 O1 K2 K2 B2 O2 K3"):
+        avail = rack(text)
+        alone = solver._lay_valued(n, zero, avail, weight, 0, 0, wj)[0]
+        assert solver._lay_valued(n, zero, avail, weight, 0, 0, wj, None, shared)[0] == alone
+        values.append(divmod(alone, solver._BIG)[0])
+    assert values == [6, 9]
