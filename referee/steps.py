@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Optional
 
-from .tiles import Meld, Table, TableLike, format_tiles, parse_table
+from .tiles import JOKER, Meld, Table, TableLike, format_tiles, parse_table
 
 RACK = -1
 
@@ -61,6 +61,7 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
         based[j].append(i)
     steps: list[MoveStep] = []
     freed_into = set()  # melds after where a freed joker was laid anew: told by the swap
+    jokers_laid = Counter()  # freed jokers told into each of those melds so far
     exchanged = Counter()  # rack tiles that took a joker's place: told by the swap step
     swapped = Counter()  # table tiles that took a joker's place: (tile, from, joker's meld)
     for f in (verdict.jokers if verdict is not None else ()):
@@ -78,15 +79,20 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
         new = a[f.after_meld]
         if not based.get(f.after_meld):
             rest = [t for t, o in zip(new.tiles, origin[f.after_meld]) if not t.is_joker]
-            text += f", then lay it with {format_tiles(rest)}"
+            laid = jokers_laid[f.after_meld]  # freed jokers already told into this meld
+            text += (f", then lay it with {format_tiles(rest)}" if not laid else
+                     f", then add it to {format_tiles(rest + [JOKER] * laid)}")
+            jokers_laid[f.after_meld] += 1
             freed_into.add(f.after_meld)
         steps.append(MoveStep("swap", tuple(map(str, f.replaced_by)), str(old), str(new), text))
     # splits: a run of the table before whose tiles now lie in two or more melds (two pieces
-    # of two tiles or more), none of them another meld's continuation
+    # of two tiles or more, each with a tile of its own: jokers that left together were
+    # exchanged, and their swap tells it), none of them another meld's continuation
     for i, m in enumerate(b):
         dests = [j for j in range(len(a)) if any(o == i for o in origin[j])]
         if all(based.get(j) in ([i], None) or i in based.get(j, []) for j in dests):
-            pieces = [j for j in dests if sum(1 for o in origin[j] if o == i) >= 2]
+            pieces = [j for j in dests if sum(1 for o in origin[j] if o == i) >= 2
+                      and any(o == i and not t.is_joker for t, o in zip(a[j].tiles, origin[j]))]
             if len(pieces) >= 2:
                 second = sorted(pieces, key=lambda j: _first_number(a[j]))[1]
                 at = next(t for t, o in zip(a[second].tiles, origin[second])

@@ -71,6 +71,27 @@ def test_a_joker_swapped_for_the_rack_s_tile_and_laid_anew():
          "text": "swap the joker in B3 B4 J for your B5, then lay it with R7 O7"}]
 
 
+def test_both_jokers_of_a_meld_swapped_and_laid_together_in_one_new_set():
+    # 000: "A player with a tile matching the color and value of a joker may replace the joker
+    # with that tile. The joker must be played that same turn in a set with at least two other
+    # tiles from the player's rack." J O1 R1 J with the rack's K1 and B1: both jokers freed,
+    # then laid with the rack's O2 O3 (two rack tiles beside each joker). The hint once told a
+    # split of J O1 R1 J and failed on the jokers' piece (StopIteration).
+    before, after, rack = "J O1 R1 J", "K1 B1 O1 R1 | J O2 O3 J", "O2 B1 O3 K1"
+    v = check_turn(before, after, rack, rules="pressman-1998")
+    assert v.legal, v.summary()
+    told = ["swap the joker in J O1 R1 J for your K1, then lay it with O2 O3",
+            "swap the joker in J O1 R1 J for your B1, then add it to O2 O3 J"]
+    assert texts(before, after, v) == told
+    from referee import best_move
+
+    move = best_move(before, rack, "pressman-1998")
+    assert sorted(map(str, move.placed)) == sorted(rack.split())
+    assert check_turn(before, move.table, rack, rules="pressman-1998").legal
+    assert [s.action for s in move.steps] == ["swap", "swap"]
+    assert all(s.meld == "J O1 R1 J" for s in move.steps)
+
+
 def test_a_joker_swapped_for_a_table_tile():
     # 003: "The tile used to replace the joker can come from the player's rack or from the
     # table." R5 leaves the group of four for the joker's place; the joker goes with K9 K11.
