@@ -289,7 +289,9 @@ def test_a_table_too_hard_for_the_search_says_how_near_its_answer_is():
     best = brute_fewest(list(parse_table(after)), [])
     assert a.possible and not a.as_laid and not a.exact
     assert a.fewest <= best <= len(a.moves)
-    assert a.answer.endswith(f" (No valid table moves fewer than {a.fewest}.)")
+    assert a.answer.startswith(f"Yes: move {len(a.moves)} tiles (")
+    assert a.answer.endswith(f" and the table is valid: {a.arrangement}. (No valid table "
+                             f"moves fewer than {a.fewest}.)")
     assert a.to_dict()["fewest_possible"] == a.fewest and a.to_dict()["exact"] is False
     assert all(check_meld(m).ok for m in a.arrangement)
 
