@@ -259,6 +259,10 @@ def test_a_search_out_of_steps_still_tells_the_truth():
     ("B2 J B4 | K5 | J K6 K7 | K3 | K4 | B5 B6 B7 | K4", ""),
     # a group of four, both copies of R1 and B4, a joker: many ways to grow each group
     ("K1 | B1 O1 R1 R1 | B2 J B4 B4 O4 K4 R4 | R2 R3", ""),
+    # the two tiles taken go back around R3, and nothing else moves
+    ("R5 R6 R7 | R3 | R5 R6 R7 J", "R4 R2"),
+    # B7 joins the two jokers; the rest stays
+    ("J J | B7 B8 B9 B10 | B8 B9 B7", ""),
 ])
 def test_nearest_on_tables_where_the_search_s_bounds_are_tight(table, loose):
     # 000: "Runs are composed of three or more, same-colored tiles, in consecutive number
