@@ -263,6 +263,9 @@ def test_a_search_out_of_steps_still_tells_the_truth():
     ("R5 R6 R7 | R3 | R5 R6 R7 J", "R4 R2"),
     # B7 joins the two jokers; the rest stays
     ("J J | B7 B8 B9 B10 | B8 B9 B7", ""),
+    # three tiles taken off the table and one broken meld: putting them back mends it, so
+    # they are the only tiles to move
+    ("R3 R4 R5 | K7", "B7 O7 R6"),
 ])
 def test_nearest_on_tables_where_the_search_s_bounds_are_tight(table, loose):
     # 000: "Runs are composed of three or more, same-colored tiles, in consecutive number
