@@ -1,55 +1,16 @@
 """The dispute view's nearest valid table: the fewest tiles moved, against a brute force that
-tries every valid arrangement and every way to match its melds to the player's."""
+tries every valid arrangement and every way to match its melds to the player's
+(tests/referee/nearest_oracle.py)."""
 
-import itertools
 import random
 from collections import Counter
-from functools import lru_cache
 
+import pytest
 
 from referee import COLOURS, JOKER, Tile, check_meld, could_lay, get_rules, parse_table
 from referee.nearest import nearest_table
 
-ANY = get_rules().replace(meld_order="any")
-
-
-@lru_cache(maxsize=None)
-def _valid(key):
-    return check_meld(list(key), ANY).ok
-
-
-@lru_cache(maxsize=None)
-def _partitions(key):
-    if not key:
-        return ((),)
-    first, rest = key[0], key[1:]
-    out, seen = [], set()
-    for size in range(2, len(rest) + 1):
-        for idx in itertools.combinations(range(len(rest)), size):
-            meld = tuple(sorted((first,) + tuple(rest[i] for i in idx)))
-            if meld in seen or not _valid(meld):
-                continue
-            seen.add(meld)
-            left = tuple(t for i, t in enumerate(rest) if i not in idx)
-            out += [(meld,) + more for more in _partitions(left)]
-    return tuple(out)
-
-
-def brute_fewest(melds, loose):
-    """The fewest tiles any valid arrangement moves (None: no valid arrangement)."""
-    tiles = tuple(sorted([str(t) for m in melds for t in m] + [str(t) for t in loose]))
-    player = [Counter(str(t) for t in m) for m in melds]
-    best = None
-    for arrangement in _partitions(tiles):
-        out = [Counter(m) for m in arrangement]
-        kept = 0
-        k = max(len(out), len(player))
-        for perm in itertools.permutations(range(k), len(player)):
-            kept = max(kept, sum(sum((player[i] & out[j]).values())
-                                 for i, j in enumerate(perm) if j < len(out)))
-        moved = len(tiles) - kept
-        best = moved if best is None else min(best, moved)
-    return best
+from .nearest_oracle import ANY, brute_fewest, kept_by
 
 
 def _case(rng):
@@ -101,6 +62,245 @@ def test_nearest_moves_the_fewest_tiles():
         assert all(check_meld(m).ok for m in near.table)
         assert sorted(near.table.tiles) == sorted(list(table.tiles) + loose)
         checked += 1
+
+
+def _scrambled(rng, colours=2, span=6, melds=4, moves=3, jokers=2, most=14):
+    """A valid table of runs and groups drawn from a window of the set (``colours`` colours,
+    ``span`` numbers, both copies of each tile, up to ``jokers`` jokers in place of tiles),
+    then scrambled by ``moves`` changes a player could make: a tile moved to another meld or
+    laid alone, a meld split or two melds pushed together, a tile taken off the table, a
+    tile of the set laid that fits nowhere yet. None when it holds more than ``most``
+    tiles."""
+    cols = rng.sample(COLOURS, colours)
+    low = rng.randint(1, 14 - span)
+    numbers = range(low, low + span)
+    free = Counter({Tile(c, n): 2 for c in cols for n in numbers})
+    table = []
+    for _ in range(3 * melds):
+        if len(table) == melds:
+            break
+        if colours < 3 or rng.random() < 0.5:
+            length = rng.randint(3, span)
+            start = rng.randint(low, low + span - length)
+            colour = rng.choice(cols)
+            meld = [Tile(colour, n) for n in range(start, start + length)]
+        else:
+            number = rng.choice(numbers)
+            meld = [Tile(c, number) for c in rng.sample(cols, rng.randint(3, colours))]
+        if any(free[t] < k for t, k in Counter(meld).items()):
+            continue
+        free -= Counter(meld)
+        table.append(meld)
+    if not table:
+        return None
+    for _ in range(jokers):
+        meld = rng.choice(table)
+        i = rng.randrange(len(meld))
+        if rng.random() < 0.7 and not meld[i].is_joker:
+            free[meld[i]] += 1
+            meld[i] = JOKER
+    loose = []
+    for _ in range(moves):
+        live = [m for m in table if m]
+        src = rng.choice(live)
+        others = [m for m in live if m is not src]
+        r = rng.random()
+        if r < 0.42 and others:
+            rng.choice(others).append(src.pop(rng.randrange(len(src))))
+        elif r < 0.56:
+            table.append([src.pop(rng.randrange(len(src)))])
+        elif r < 0.70 and len(src) > 1:
+            k = rng.randrange(1, len(src))
+            table.append(src[k:])
+            del src[k:]
+        elif r < 0.82 and others:
+            other = rng.choice(others)
+            src.extend(other)
+            other.clear()
+        elif r < 0.95:
+            loose.append(src.pop(rng.randrange(len(src))))
+        elif +free:
+            t = rng.choice(list((+free).elements()))
+            free[t] -= 1
+            src.append(t)
+    table = [m for m in table if m]
+    if not table or sum(map(len, table)) + len(loose) > most:
+        return None
+    rng.shuffle(table)
+    return parse_table([" ".join(map(str, m)) for m in table], check=False), loose
+
+
+#: the kinds of table the search's bounds and prunes are tested on: runs of two colours with
+#: both copies of their tiles, long runs split several ways, groups that can grow (and runs
+#: across them), and one colour with both jokers
+SHAPES = {
+    "two colours": dict(colours=2, span=6, melds=3, moves=3),
+    "long runs": dict(colours=1, span=10, melds=3, moves=4),
+    "groups": dict(colours=4, span=4, melds=4, moves=3, jokers=1),
+    "jokers": dict(colours=1, span=7, melds=3, moves=3, jokers=2),
+}
+
+
+def _assert_sound(table, loose, near, best):
+    """``near`` is a valid table of exactly the tiles, its moves say truly which tile leaves
+    which of the player's melds (or goes back, taken) for which of its melds, and its bound
+    holds: no table moves fewer than ``near.fewest`` tiles (``best`` is the true fewest)."""
+    melds = list(table)
+    assert all(check_meld(m).ok for m in near.table), str(near.table)
+    assert Counter(near.table.tiles) == Counter(table.tiles) + Counter(loose)
+    assert near.fewest <= best <= len(near.moves), (near.fewest, best, len(near.moves))
+    # the moves describe this table: no fewer than it needs with its melds best matched
+    total = len(table.tiles) + len(loose)
+    assert len(near.moves) >= total - kept_by(near.table, melds)
+    assert Counter(t for t, f, _ in near.moves if f is None) == Counter(loose)
+    out = Counter()
+    for t, f, _ in near.moves:
+        if f is not None:
+            out[str(f)] += 1
+            assert t in f.tiles, f"{t} leaves {f}, which does not hold it"
+    into = Counter(str(m) for _, _, m in near.moves)
+    assert all(into[str(m)] <= len(m) * sum(str(x) == str(m) for x in near.table)
+               for _, _, m in near.moves)
+    player, after = [str(m) for m in melds], [str(m) for m in near.table]
+    if len(set(player)) == len(player) and len(set(after)) == len(after):
+        # each meld's tiles that stay end together, in the one meld continuing it
+        gone = {p: Counter() for p in player}
+        came = {a: Counter() for a in after}
+        for t, f, m in near.moves:
+            if f is not None:
+                gone[str(f)][t] += 1
+            came[str(m)][t] += 1
+        stays = sorted(sorted(map(str, (Counter(m.tiles) - gone[str(m)]).elements()))
+                       for m in melds if +(Counter(m.tiles) - gone[str(m)]))
+        kept = sorted(sorted(map(str, (Counter(m.tiles) - came[str(m)]).elements()))
+                      for m in near.table if +(Counter(m.tiles) - came[str(m)]))
+        assert all(not (gone[str(m)] - Counter(m.tiles)) for m in melds)
+        assert all(not (came[str(m)] - Counter(m.tiles)) for m in near.table)
+        assert stays == kept, f"{table} + {loose} -> {near.table}: {near.moves}"
+
+
+def _scrambled_cases(seed, count, shapes=SHAPES):
+    rng = random.Random(seed)
+    names = sorted(shapes)
+    cases = []
+    while len(cases) < count:
+        name = names[len(cases) % len(names)]
+        case = _scrambled(rng, **shapes[name])
+        if case is not None:
+            cases.append(case)
+    return cases
+
+
+def _fewest_moved_on(cases, all_exact=True):
+    """Each table's nearest table against the brute force; with ``all_exact``, every search
+    must end within its steps (the tables are small enough), else those that do must be
+    right and the others' bounds true. The count of exact answers."""
+    exact = 0
+    for table, loose in cases:
+        near = nearest_table(list(table), loose, ANY)
+        best = brute_fewest(list(table), loose)
+        if best is None:
+            assert near is None, str(table)
+            continue
+        assert near is not None and (near.exact or not all_exact), f"{table} + {loose}"
+        if near.exact:
+            exact += 1
+            assert len(near.moves) == best, \
+                f"{table} + {loose}: {near.table} moves {len(near.moves)}"
+        _assert_sound(table, loose, near, best)
+    return exact
+
+
+def test_nearest_moves_the_fewest_tiles_on_scrambled_tables():
+    # 000: "At the end of the turn, all played tiles must be in valid sets"; the dispute view
+    # shows the valid table nearest to the player's. Tables with jokers, both copies of
+    # tiles, long runs split many ways, groups that can grow, tiles taken off, tiles that fit
+    # nowhere yet: every bound the search prunes by is tight on some of them
+    _fewest_moved_on(_scrambled_cases(13, 48))
+
+
+@pytest.mark.slow
+def test_nearest_moves_the_fewest_tiles_on_many_scrambled_tables():
+    # a few of the bigger tables take the search past its 20,000 steps: those answers must
+    # still hold (their bound true, their moves right), and all the others be exact
+    cases = _scrambled_cases(2026, 1500, {
+        **SHAPES, "bigger": dict(colours=2, span=7, melds=5, moves=4, most=16)})
+    assert _fewest_moved_on(cases, all_exact=False) >= 0.97 * len(cases)
+
+
+def test_a_search_out_of_steps_still_tells_the_truth():
+    # a search cut short, wherever it stops, gives a valid table, says truly which tiles to
+    # move for it, and its bound holds: no table moves fewer than it says
+    broken = {"two colours, much moved": dict(colours=2, span=6, melds=3, moves=6),
+              "groups, much moved": dict(colours=4, span=4, melds=4, moves=7, jokers=1)}
+    for k, (table, loose) in enumerate(_scrambled_cases(21, 16)
+                                       + _scrambled_cases(22, 16, broken)):
+        best = brute_fewest(list(table), loose)
+        for budget in [1, 2, 3, 5, 8, 13, 30] if k % 4 == 0 else [1 + k % 3, 20 + k]:
+            near = nearest_table(list(table), loose, ANY, budget=budget)
+            if best is None:
+                assert near is None
+                continue
+            _assert_sound(table, loose, near, best)
+
+
+@pytest.mark.parametrize("table, loose", [
+    # both jokers left together, and K9 joins them: a core of jokers alone that grows
+    ("R5 R6 R7 K9 | J J", ""),
+    # a run of all thirteen numbers kept whole while K8 joins B8 O8 (000: "A 1 may not
+    # follow a 13": no run is longer)
+    ("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 | K5 K6 K7 K8 | B8 O8", ""),
+    # R6 taken off the table while its twin lies in a broken meld: two copies to place
+    ("R3 R4 R5 R6 B6 | O6", "R6"),
+    # two valid melds among three broken ones: only the broken ones count towards the
+    # least the search starts from
+    ("O2 O3 J | J | K1 K2 K3 K4 K5 | K2 K3 K4 | O3 O4", ""),
+    # single tiles that can only join what others still need
+    ("B2 J B4 | K5 | J K6 K7 | K3 | K4 | B5 B6 B7 | K4", ""),
+    # a group of four, both copies of R1 and B4, a joker: many ways to grow each group
+    ("K1 | B1 O1 R1 R1 | B2 J B4 B4 O4 K4 R4 | R2 R3", ""),
+    # the two tiles taken go back around R3, and nothing else moves
+    ("R5 R6 R7 | R3 | R5 R6 R7 J", "R4 R2"),
+    # B7 joins the two jokers; the rest stays
+    ("J J | B7 B8 B9 B10 | B8 B9 B7", ""),
+    # three tiles taken off the table and one broken meld: putting them back mends it, so
+    # they are the only tiles to move
+    ("R3 R4 R5 | K7", "B7 O7 R6"),
+])
+def test_nearest_on_tables_where_the_search_s_bounds_are_tight(table, loose):
+    # 000: "Runs are composed of three or more, same-colored tiles, in consecutive number
+    # order"; "Groups are three or four same-value tiles in distinct colors"
+    table, loose = parse_table(table), list(parse_table(loose).tiles)
+    near = nearest_table(list(table), loose, ANY)
+    best = brute_fewest(list(table), loose)
+    assert near.exact and len(near.moves) == best
+    _assert_sound(table, loose, near, best)
+
+
+def test_a_hard_table_is_still_searched_to_the_end():
+    # one meld of thirteen tiles, both jokers among them: every way to keep part of it where
+    # it is takes the search some 14,000 of its 20,000 steps, and the answer is exact
+    table = parse_table("K2 K3 K4 K6 K7 K3 J J K6 K7 K8 K10 K5")
+    near = nearest_table(list(table), [], ANY)
+    best = brute_fewest(list(table), [])
+    assert near.exact and len(near.moves) == best
+    _assert_sound(table, [], near, best)
+
+
+def test_a_table_too_hard_for_the_search_says_how_near_its_answer_is():
+    # eight pairs of a run, none valid: more ways to mend them than the search's 20,000 steps
+    # try. The answer is still a valid table with the tiles to move, and says that no valid
+    # table moves fewer than the bound it proved (which the brute force confirms)
+    after = "R1 R2 | R3 R4 | R5 R6 | R7 R8 | K1 K2 | K3 K4 | K5 K6 | K7 K8"
+    a = could_lay("", after)
+    best = brute_fewest(list(parse_table(after)), [])
+    assert a.possible and not a.as_laid and not a.exact
+    assert a.fewest <= best <= len(a.moves)
+    assert a.answer.startswith(f"Yes: move {len(a.moves)} tiles (")
+    assert a.answer.endswith(f" and the table is valid: {a.arrangement}. (No valid table "
+                             f"moves fewer than {a.fewest}.)")
+    assert a.to_dict()["fewest_possible"] == a.fewest and a.to_dict()["exact"] is False
+    assert all(check_meld(m).ok for m in a.arrangement)
 
 
 def test_could_lay_marks_the_tiles_to_move():
