@@ -73,6 +73,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     "referee-turnlog": (
         ["referee/turnlog.py"],
         ["tests/referee/test_turnlog.py", "tests/referee/test_turnlog_judging_again.py",
+         "tests/referee/test_turnlog_stored_without_state.py",
          # the property test of corrected logs (9 s a mutant): the tests beside it reach the
          # same lines
          "-k", "not corrected_log_replays"],
