@@ -109,3 +109,15 @@ def test_a_turn_read_back_alone_is_the_same_turn():
     # against the table as it should have been (the module's notes on stored logs)
     lone = {k: v for k, v in log.turns[2].to_dict().items() if k != "unrestored"}
     assert not Turn.from_dict(lone).unrestored
+
+
+def test_the_stored_state_tells_a_reader_where_the_game_stands():
+    # the log is read back from its turns; its "state" is written for whoever reads the
+    # stored log without this library: whose turn, who opened, what is to be put back, and
+    # what the jokers of the table as it should be stand for
+    log = TurnLog(PLAYERS, "sabra", start="K1 J J | R10 R11 R12", opened=["Cy"])
+    log.declare(0, 0, "B1 O1")
+    log.push("K1 J J | R10 R11 R12 | K9 K10 K11")             # Ann opens: 30
+    log.push("K1 J J | R10 R11 R12 | K9 K10 K11 | B1 B2")     # Ben: B1 B2 is no set
+    assert log.to_dict()["state"] == {"table_entry": 1, "seat": 2, "opened": ["Ann", "Cy"],
+                                      "restore_pending": True, "declared": {"0": "B1 O1"}}
