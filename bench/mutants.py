@@ -67,7 +67,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_joker_readings.py", "tests/referee/test_joker_melds.py",
          "tests/referee/test_turns.py", "tests/referee/test_cases_referee.py",
          "tests/referee/test_verdict_words_and_storage.py",
-         "tests/referee/test_joker_messages.py"],
+         "tests/referee/test_joker_messages.py",
+         "tests/referee/test_joker_accounts_without_reasons.py"],
         []),
     # the live referee's log: whose turn, who opened, corrections judged again, stored
     "referee-turnlog": (
