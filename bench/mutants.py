@@ -67,12 +67,14 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_joker_readings.py", "tests/referee/test_joker_melds.py",
          "tests/referee/test_turns.py", "tests/referee/test_cases_referee.py",
          "tests/referee/test_verdict_words_and_storage.py",
-         "tests/referee/test_joker_messages.py"],
+         "tests/referee/test_joker_messages.py",
+         "tests/referee/test_joker_accounts_without_reasons.py"],
         []),
     # the live referee's log: whose turn, who opened, corrections judged again, stored
     "referee-turnlog": (
         ["referee/turnlog.py"],
         ["tests/referee/test_turnlog.py", "tests/referee/test_turnlog_judging_again.py",
+         "tests/referee/test_turnlog_stored_without_state.py",
          # the property test of corrected logs (9 s a mutant): the tests beside it reach the
          # same lines
          "-k", "not corrected_log_replays"],

@@ -418,12 +418,6 @@ class _Search:
                     f"place: a joker is taken only in exchange for the tile it stands for",
                     melds=(str(mb),)))
             else:
-                if rep_from[0] is not None and not rules.joker_replacement_from_table:
-                    out.append(Violation(
-                        Code.JOKER_REPLACEMENT_FROM_TABLE,
-                        f"the joker in {mb} was replaced by {rep[0]} from the table; under "
-                        f"{rules.title} the replacing tile must come from the player's rack",
-                        melds=(str(mb),), tiles=(str(rep[0]),)))
                 if (rules.joker_group_needs_both_missing and len(mb) == 3
                         and self._is_group(b)):
                     more = self._second_missing(kinds, desc[b], b, rep[0], used)
@@ -435,6 +429,15 @@ class _Search:
                             melds=(str(mb),), tiles=tuple(map(str, rep))))
                     else:
                         rep, rep_from = rep + (more[0],), rep_from + (more[1],)
+                # each replacing tile, both missing colours alike, from the rack where the
+                # rules say so
+                for tile, frm in zip(rep, rep_from):
+                    if frm is not None and not rules.joker_replacement_from_table:
+                        out.append(Violation(
+                            Code.JOKER_REPLACEMENT_FROM_TABLE,
+                            f"the joker in {mb} was replaced by {tile} from the table; under "
+                            f"{rules.title} the replacing tile must come from the player's "
+                            f"rack", melds=(str(mb),), tiles=(str(tile),)))
             fates.append(JokerFate(b, p, s, a, dest[1], now, True, rep or (),
                                    rep_from or ()))
             why = self._not_new(a, b, held[a], rack_jokers[a])

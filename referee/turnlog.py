@@ -28,6 +28,15 @@ What a joker stands for can be declared with the table it lies in (``push(..., j
 "B1 O1"})``, or later with :meth:`TurnLog.declare`, which judges the log again). A
 declaration holds while its joker stays: the next turn is judged against it, and the table
 after that turn carries it on for every joker that stayed.
+
+A stored log (:meth:`TurnLog.to_dict`) is read back by following its inputs and its judged
+turns in order, as :meth:`TurnLog.push` does, without judging anything again: its state is
+the one its turns lead to, whatever the stored ``state`` says or lacks. So a log stored
+without ``opened`` knows who opened (players whose judged turn opened, and those in
+``opened_before``), one without ``restore_pending`` knows whether the last failed turn's table
+is still to be put back, and a turn stored without ``unrestored`` is given it from the turn
+before. A :class:`Turn` read alone (:meth:`Turn.from_dict`) cannot know: without
+``unrestored`` it was judged against the table as it should have been.
 """
 
 from __future__ import annotations
@@ -149,7 +158,7 @@ class Turn:
                    parse_table(d["before"], check=False), parse_table(d["after"], check=False),
                    int(d["entry"]), d.get("before_entry"), d.get("elapsed"),
                    TurnVerdict.from_dict(v) if v is not None else None, d.get("problem"),
-                   bool(d.get("unrestored", False)), d.get("before_ref"), d.get("after_ref"))
+                   bool(d.get("unrestored")), d.get("before_ref"), d.get("after_ref"))
 
 
 @dataclass(frozen=True)
@@ -335,17 +344,23 @@ class TurnLog:
     def _apply(self, entry: Entry) -> Optional[Turn]:
         self.entries.append(entry)
         index = len(self.entries) - 1
+        turn = self._judge(entry, index) if entry.kind is EntryKind.TURN else None
+        self._follow(entry, index, turn)
+        return turn
+
+    def _follow(self, entry: Entry, index: int, turn: Optional[Turn]) -> None:
+        """The state after input ``entry`` (``entries[index]``); ``turn``: its judged turn,
+        for a TURN."""
         if entry.kind is EntryKind.SEAT:
             self._seat = entry.seat % len(self.players)
-            return None
-        if entry.kind is not EntryKind.TURN:  # START or RESTORE: the table is this one now
+            return
+        if turn is None:  # START or RESTORE: the table is this one now
             kept = _same_melds(self._table, self._declared, entry.table) \
                 if entry.kind is EntryKind.RESTORE else {}
             self._table, self._table_entry = entry.table, index
             self._declared = {**kept, **dict(entry.jokers)}
             self._restore_pending = False
-            return None
-        turn = self._judge(entry, index)
+            return
         self.turns.append(turn)
         if turn.restore:
             self._restore_pending = True  # the table should go back to `before`
@@ -356,7 +371,6 @@ class TurnLog:
         if turn.verdict is not None and turn.verdict.opened:
             self._opened.add(turn.player)
         self._seat = (turn.seat + 1) % len(self.players)
-        return turn
 
     def _judge(self, entry: Entry, index: int) -> Turn:
         before = self.table
@@ -395,25 +409,25 @@ class TurnLog:
 
     @classmethod
     def from_dict(cls, d: dict) -> "TurnLog":
-        """A log from :meth:`to_dict`'s data. Without ``turns`` and ``state`` (only the
-        inputs kept), the turns are judged again."""
+        """A log from :meth:`to_dict`'s data. Its state is followed from its inputs and its
+        judged turns, in order, without judging anything again (``state`` is not read: see
+        the module's notes on stored logs). Without ``turns`` (only the inputs kept), the
+        turns are judged again."""
         log = cls(d["players"], _rules(d["rules"]), first_seat=int(d.get("first_seat", 0)),
                   opened=d.get("opened_before", ()))
         entries = [Entry.from_dict(e) for e in d.get("entries", ())]
-        state = d.get("state")
-        if state is None or "turns" not in d:
+        if "turns" not in d:
             for e in entries:
                 log._apply(e)
             return log
         log.entries = entries
-        log.turns = [Turn.from_dict(t) for t in d["turns"]]
-        te = state.get("table_entry")
-        log._table_entry = te
-        log._table = entries[te].table if te is not None else None
-        log._seat = int(state["seat"])
-        log._opened = set(state.get("opened", ()))
-        log._restore_pending = bool(state.get("restore_pending", False))
-        log._declared = dict(_declared(state.get("declared")))
+        stored = iter(d["turns"])
+        for index, e in enumerate(entries):
+            turn = None
+            if e.kind is EntryKind.TURN:
+                turn = dataclasses.replace(Turn.from_dict(next(stored)),
+                                           unrestored=log._restore_pending)
+            log._follow(e, index, turn)
         return log
 
 

@@ -6,7 +6,7 @@ Sabra rules, 004 the Sabra Way leaflet and its tournament rule."""
 
 import pytest
 
-from referee import Code, check_turn
+from referee import Code, check_turn, get_rules
 
 ALL = ("sabra", "pressman-1998", "sabra-way", "tournament")
 
@@ -66,6 +66,25 @@ def test_tournament_rule_is_for_groups_of_three_only():
     assert v.legal, v.summary()
     v = check_turn("K10 B10 J", "K10 B10 O10 | J R1 R2", "O10 R1 R2", rules="tournament")
     assert codes(v) == {Code.JOKER_GROUP_NEEDS_BOTH}
+
+
+def test_both_missing_colours_come_from_the_hand_where_the_rules_say_so():
+    # 004: "You may take a Joker from a run or group in exchange for a tile of the same value
+    # from your hand. ... Under tournament rules, a Joker taken from a group of three tiles
+    # must be replaced with both missing tiles." Both from the hand: R10 taken from the run
+    # R10 R11 R12 R13 as the second does not do (nor would it as the first).
+    leaflet = get_rules("sabra-way").replace(joker_group_needs_both_missing=True)
+    before = "K10 B10 J | R10 R11 R12 R13"
+    from_run = "K10 B10 O10 R10 | R11 R12 R13 | J K1 K2"
+    v = check_turn(before, from_run, "O10 K1 K2", rules=leaflet)
+    assert [(x.code, x.melds, x.tiles) for x in v.violations] == [
+        (Code.JOKER_REPLACEMENT_FROM_TABLE, ("K10 B10 J",), ("R10",))]
+    v = check_turn(before, "K10 B10 O10 R10 | R10 R11 R12 R13 | J K1 K2", "O10 R10 K1 K2",
+                   rules=leaflet)
+    assert v.legal, v.summary()
+    # 003: "The tile used to replace the joker can come from the player's rack or from the
+    # table": under the tournament preset (the Sabra rules with 004's tournament rule) it may
+    assert check_turn(before, from_run, "O10 K1 K2", rules="tournament").legal
 
 
 def test_replacement_from_the_table_under_sabra_only_from_the_hand_under_sabra_way():

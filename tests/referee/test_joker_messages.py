@@ -330,3 +330,19 @@ def test_both_missing_colours_are_two_colours_not_one_colour_twice():
     assert v.legal, v.violations
     (fate,) = fates(v)
     assert sorted(fate["replaced_by"]) == ["O5", "R5"]
+
+
+def test_a_joker_of_a_group_of_four_is_wanted_as_the_one_tile_it_stood_for():
+    # 001: "If you choose to use two jokers in a single combination they must be explicitly
+    # declared which tiles they represent." 003: "A joker can be retrieved from a set by
+    # placing it with a tile of the same numerical value and colour it represents." K5 B5 J J
+    # is declared K5 B5 O5 R5: one joker leaves for J K9 K10 with nothing in its place; the
+    # other stays in K5 B5 J. The words name the one tile the joker taken stood for; "either
+    # missing colour" is for a group of three only (003: "In the case of a group of 3, the
+    # joker can be replaced by the tile of either the missing colours").
+    for declared in ({0: "O5 R5"}, None):
+        v = check_turn("K5 B5 J J | R1 R2 R3", "K5 B5 J | R1 R2 R3 | J K9 K10", "K9 K10",
+                       rules="sabra", jokers_before=declared)
+        assert message(v, Code.JOKER_NOT_REPLACED) in (
+            f"the joker in K5 B5 J J was taken, but {t} was not put in its place: a joker is "
+            f"taken only in exchange for the tile it stands for" for t in ("O5", "R5"))

@@ -196,3 +196,29 @@ def test_each_meld_is_followed_to_where_most_of_its_tiles_went():
     assert texts("R3 R4 R5 R6 R7 | K1 K2 K3", "R3 R4 R5 R6 R7 R8") == ["add R8 to R3…R7"]
     assert texts("R5 B5 K5", "R3 R4 R5 | B5 B6 B7 | K5 K6 K7") == [
         "add R3 R4 to R5", "lay B5 B6 B7 (B5 from R5 B5 K5)", "lay K5 K6 K7 (K5 from R5 B5 K5)"]
+
+
+def test_a_run_split_with_a_piece_joined_to_another_run_is_told_as_a_split():
+    # 001: "Rearrange tiles on the table as you wish, as long as the table stays valid."
+    # R1…R7 is split at R4 and R4 R5 R6 R7 joined to R8 R9 R10, which gains R11 from the
+    # rack: R1 R2 R3 is what is left of R1…R7, not a meld laid new
+    before, after = "R1 R2 R3 R4 R5 R6 R7 | R8 R9 R10", "R1 R2 R3 | R4 R5 R6 R7 R8 R9 R10 R11"
+    v = check_turn(before, after, "R11", rules="sabra")
+    assert v.legal, v.summary()
+    steps = texts(before, after, v)
+    assert steps[0] == "split R1…R7 at R4"
+    assert not any(s.startswith("lay") for s in steps), steps
+
+
+def test_two_copies_of_a_tile_from_the_rack_each_free_a_joker():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents ... A joker that has been replaced must be
+    # used in the player's same turn as part of a new set." The two R5s of the game, both
+    # on the rack, free the jokers of two runs R4 J R6; each R5 is told by its swap
+    before = "R4 J R6 | R4 J R6 | K1 K2 K3"
+    after = "R4 R5 R6 | R4 R5 R6 | K1 K2 K3 | J K9 K10 | J O9 O10"
+    v = check_turn(before, after, "R5 R5 K9 K10 O9 O10", rules="sabra")
+    assert v.legal, v.summary()
+    assert texts(before, after, v) == [
+        "swap the joker in R4 J R6 for your R5, then lay it with K9 K10",
+        "swap the joker in R4 J R6 for your R5, then lay it with O9 O10"]
