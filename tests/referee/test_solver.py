@@ -160,6 +160,56 @@ def test_max_score():
         max_score_counts({(0, 101): 1}, numbers=100)
 
 
+def test_max_score_counts_on_boards_far_beyond_13():
+    """The generalised puzzle on 150 numbers: the answers worked by hand from the meld rules
+    (003: "A “group” is a is a set of either three or four tiles of the same number but in
+    different colours", "A “run” is a set of three or more consecutive (one after the other)
+    numbers"), a joker standing for any tile and counting 0."""
+    # two 16s of different colours and a joker: a group of three, 32
+    assert max_score_counts({(0, 16): 1, (1, 16): 1}, numbers=150, jokers=2) == 32
+    assert max_score_counts({(1, 5): 1, (3, 5): 1}, numbers=150, jokers=2) == 10
+    # a lone tile with both jokers makes a meld; the larger of two lone tiles wins
+    assert max_score_counts({(2, 133): 1, (3, 142): 1}, numbers=150, jokers=2) == 142
+    assert max_score_counts({(0, 145): 1, (2, 143): 1}, numbers=150, jokers=2) == 145
+    # a run at the very top of the board and a group below it
+    assert max_score_counts({(0, 148): 2, (0, 149): 1, (0, 150): 1, (1, 148): 1, (2, 148): 1},
+                            numbers=150) == 148 + 149 + 150 + 3 * 148
+    # the same tiles on the board of 13 numbers and on one of 150 give the same answer:
+    # K5 B5 O5 and R9 R10 J (34); K3 K4 K5 would leave B5 O5 or R9 R10 short of the joker
+    tiles = parse_tiles("K3 K4 K5 B5 O5 R9 R10 O12 J")
+    counts = {}
+    for t in tiles:
+        if not t.is_joker:
+            key = ("KBOR".index(t.colour.value), t.number)
+            counts[key] = counts.get(key, 0) + 1
+    assert max_score_counts(counts, numbers=150, jokers=1) == max_score(tiles) == 5 * 3 + 9 + 10
+
+
+def test_max_score_counts_refuses_what_is_no_puzzle():
+    # a board of one number is a puzzle (nothing can be laid); 150 numbers at most
+    assert max_score_counts({}, numbers=1) == 0
+    assert max_score_counts({(3, 150): 1, (3, 149): 1, (3, 148): 1}, numbers=150) == 447
+    with pytest.raises(ValueError, match="numbers run from 1 to at most 150"):
+        max_score_counts({}, numbers=151)
+    with pytest.raises(ValueError, match="numbers run from 1"):
+        max_score_counts({}, numbers=0)
+    # four colours (0-3), 0-2 copies of a tile (a count of 0 is no tile), 0-2 jokers
+    assert max_score_counts({(0, 1): 1, (1, 1): 1, (2, 1): 1, (3, 1): 0}) == 3
+    with pytest.raises(ValueError, match=r"bad tile count \(4, 1\): 1"):
+        max_score_counts({(4, 1): 1})
+    with pytest.raises(ValueError, match=r"bad tile count \(0, 1\): 3"):
+        max_score_counts({(0, 1): 3})
+    with pytest.raises(ValueError, match=r"bad tile count \(0, 1\): -1"):
+        max_score_counts({(0, 1): -1})
+    assert max_score_counts({(0, 7): 1}, jokers=2) == 7
+    with pytest.raises(ValueError, match="at most 2 jokers"):
+        max_score_counts({}, jokers=3)
+    # no jokers unless asked for: two tiles alone make no meld
+    assert max_score_counts({(0, 1): 1, (0, 2): 1}) == 0
+    assert max_score_counts({(0, 1): 1, (0, 2): 1}, jokers=1) == 3
+
+
+
 
 
 @pytest.mark.parametrize("preset", ["sabra", "sabra-way", "pressman-1998", "tournament"])
