@@ -10,6 +10,7 @@ from referee import (
     ImpossibleTilesError,
     NotationError,
     RummirefError,
+    UnknownRulesError,
     Table,
     all_tiles,
     get_rules,
@@ -208,6 +209,11 @@ def test_max_score_counts_refuses_what_is_no_puzzle():
     assert max_score_counts({(0, 1): 1, (0, 2): 1}) == 0
     assert max_score_counts({(0, 1): 1, (0, 2): 1}, jokers=1) == 3
 
+
+def test_an_unknown_preset_is_refused():
+    for ask in (arrange, max_score):
+        with pytest.raises(UnknownRulesError, match="unknown rule preset 'nonsense'"):
+            ask("R1 R2 R3", "nonsense")
 
 
 
