@@ -87,7 +87,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["referee/search.py", "referee/meld_build.py", "referee/solver.py",
          "referee/opening.py"],
         ["tests/referee/test_solver.py", "tests/referee/test_cases_solver.py",
-         "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py"],
+         "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py",
+         "tests/referee/test_opening.py"],
         []),
     # hints: the best legal turn, with freed jokers laid in new sets
     "referee-hints": (
