@@ -56,6 +56,23 @@ def test_full_set_and_joker_only_corner_cases():
     assert_sound(arrange(tiles), tiles)
 
 
+def test_both_jokers_beside_a_group_of_four_of_13s():
+    """Four 13s and both jokers: the jokers cannot go above 13 (003: a run is "three or more
+    consecutive (one after the other) numbers"), so they make two groups of three of the four
+    13s, or a run J J 13 beside a group of three; every tile once, every meld valid."""
+    for text in ("K13 B13 O13 R13 J J", "K13 B13 O13 R13 K12 B12 O12 R12 J J",
+                 "K13 B13 O13 R13 K1 K2 K3 J J"):
+        tiles = parse_tiles(text)
+        assert_sound(arrange(tiles), tiles)
+
+
+def test_arranged_melds_come_in_reading_order():
+    """Runs colour by colour in the notation's order (K, B, O, R), each colour's from its
+    lowest number; then the groups, lowest number first."""
+    table = arrange("O9 B9 K9 R4 B4 O4 R2 R3 B1 B2 B3 K5 K6 K7 K1 K2 K3 R4")
+    assert str(table) == "K1 K2 K3 | K5 K6 K7 | B1 B2 B3 | R2 R3 R4 | B4 O4 R4 | K9 B9 O9"
+
+
 def test_arrange_accepts_text_tokens_tiles_and_tables():
     assert str(arrange("r3 R1 r2")) == "R1 R2 R3"
     assert str(arrange(["R1", "R2", "R3"])) == "R1 R2 R3"
