@@ -144,7 +144,10 @@ def _mutant_stem(module: str, node: ast.AST, cls: str | None) -> str:
 
 
 def _selected(stem: str, patterns: list[str]) -> bool:
-    return any(fnmatch.fnmatchcase(stem, p) for p in patterns)
+    """Does a pattern name this function (or one of its mutants, ``...__mutmut_12``)?"""
+    function = stem.rsplit("__mutmut_", 1)[0]
+    return any(fnmatch.fnmatchcase(stem, p) or p.rsplit("__mutmut_", 1)[0] == function
+               for p in patterns)
 
 
 def leave_unselected_alone(path: Path, module: str, patterns: list[str]) -> bool:
