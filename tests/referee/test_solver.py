@@ -121,6 +121,16 @@ def test_best_move_prefers_tiles_then_points():
     assert move.points == 39 and len(move.placed) == 2
 
 
+def test_the_joker_or_a_tile_for_the_last_place_of_a_group():
+    """K1 B1 O1 takes one more tile, R1 or the joker, not both (003: a group is "three or
+    four tiles"). Equal tile counts: the one worth more on the rack goes (003: "The joker has
+    a penalty value of 30 points if it remains on a rack"); a joker worth 0 stays."""
+    move = best_move("K1 B1 O1", "R1 J")
+    assert [str(t) for t in move.placed] == ["J"] and move.points == 30
+    move = best_move("K1 B1 O1", "R1 J", get_rules().replace(joker_penalty=0))
+    assert [str(t) for t in move.placed] == ["R1"] and move.points == 1
+
+
 def test_nothing_to_play_keeps_the_table():
     table = parse_table("R4 R5 R6")
     move = best_move(table, "B1 K13")
