@@ -95,7 +95,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["referee/hints.py", "referee/joker_hints.py", "referee/move.py",
          "referee/newsets.py"],
         ["tests/referee/test_hints.py", "tests/referee/test_newsets.py",
-         "tests/referee/test_solver.py", "tests/referee/test_cli.py"],
+         "tests/referee/test_solver.py", "tests/referee/test_cli.py",
+         "tests/referee/test_opening.py"],
         []),
     # a turn told as steps a person can follow (the hint's and the dispute view's words)
     "referee-steps": (
