@@ -66,11 +66,23 @@ def test_both_jokers_beside_a_group_of_four_of_13s():
         assert_sound(arrange(tiles), tiles)
 
 
+def test_every_5_and_a_joker_make_three_groups():
+    """Both copies of the four 5s and a joker: no run, so three groups of three (a group
+    holds each colour once, 003: "the same number but in different colours")."""
+    tiles = parse_tiles("K5 K5 B5 B5 O5 O5 R5 R5 J")
+    table = arrange(tiles)
+    assert_sound(table, tiles)
+    assert sorted(len(m) for m in table.melds) == [3, 3, 3]
+
+
 def test_arranged_melds_come_in_reading_order():
     """Runs colour by colour in the notation's order (K, B, O, R), each colour's from its
     lowest number; then the groups, lowest number first."""
     table = arrange("O9 B9 K9 R4 B4 O4 R2 R3 B1 B2 B3 K5 K6 K7 K1 K2 K3 R4")
     assert str(table) == "K1 K2 K3 | K5 K6 K7 | B1 B2 B3 | R2 R3 R4 | B4 O4 R4 | K9 B9 O9"
+    # an opening's new sets too, where most of the rack lies at the low numbers
+    move = best_move("", "K12 B12 O12 K5 B5 O5 K1 B1 O1 R1", opened=False)
+    assert str(move.table) == "K1 B1 O1 R1 | K5 B5 O5 | K12 B12 O12"
 
 
 def test_arrange_accepts_text_tokens_tiles_and_tables():
