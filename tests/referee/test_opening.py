@@ -93,6 +93,10 @@ ONE_SET_RACKS = [
     ("B10 J K11 B8 J K10 B10 B8", 40, False),
     ("O12 O12 B12 O11 B9 R12 J O11", 40, False),
     ("B5 J O7 O5 O8 B8 O6", 35, False),
+    # where the best set to open with is not the one worth most by itself (a joker counting 0)
+    ("K10 K11 J K7 K9 K8 K8", 33, True),
+    ("K11 K9 J K9 K12 K10 J", 33, True),
+    ("K12 K9 K11 J J K11 K10 K9", 33, True),
 ]
 
 
