@@ -66,6 +66,17 @@ def test_both_jokers_beside_a_group_of_four_of_13s():
         assert_sound(arrange(tiles), tiles)
 
 
+def test_spare_jokers_go_where_a_meld_has_room():
+    """Jokers the melds do not need go into a group of three, on either end of a run, or
+    split a long run; the table then holds each tile once, both jokers included."""
+    for text in ("K5 B5 O5 R5 K9 B9 O9 J J", "K13 B13 O13 R13 K9 B9 O9 J J",
+                 "K13 B13 O13 R13 R1 R2 R3 J J", "K13 B13 O13 R13 K11 K12 K13 J J",
+                 "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J J",
+                 "B13 O13 R13 K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J J"):
+        tiles = parse_tiles(text)
+        assert_sound(arrange(tiles), tiles)
+
+
 def test_every_5_and_a_joker_make_three_groups():
     """Both copies of the four 5s and a joker: no run, so three groups of three (a group
     holds each colour once, 003: "the same number but in different colours")."""
