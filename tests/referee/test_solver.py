@@ -71,6 +71,8 @@ def test_spare_jokers_go_where_a_meld_has_room():
     split a long run; the table then holds each tile once, both jokers included."""
     for text in ("K5 B5 O5 R5 K9 B9 O9 J J", "K13 B13 O13 R13 K9 B9 O9 J J",
                  "K13 B13 O13 R13 R1 R2 R3 J J", "K13 B13 O13 R13 K11 K12 K13 J J",
+                 "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J",
+                 "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 K7 B7 O7 R7 J J",
                  "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J J",
                  "B13 O13 R13 K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J J"):
         tiles = parse_tiles(text)
