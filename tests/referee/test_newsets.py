@@ -54,3 +54,14 @@ def test_groups_and_rack_jokers():
                                     len(s.split()) == 3 for s in got)
     # a rack joker may join the freed one (two jokers, one numbered tile from the rack)
     assert "R7 J J" in _sets(1, "", "R7", 2, rack_jokers=1)
+
+
+def test_a_tile_in_two_melds_may_come_from_the_one_that_is_not_the_joker_s_own():
+    # K9 lies in meld 0 (the joker's own set) and in meld 1: it can come from meld 1
+    k9 = parse_tiles("K9")[0]
+    got = _sets(1, "K9", "K10 K11", 0, melds_of={k9: frozenset({0, 1})}, own=frozenset({0}))
+    assert "K9 K10 K11 J" in got
+    # K9 and K10 each lie in meld 2 and meld 3: one from each
+    k10 = parse_tiles("K10")[0]
+    got = _sets(1, "K9 K10", "", 0, melds_of={k9: frozenset({2, 3}), k10: frozenset({2, 3})})
+    assert "K9 K10 J" in got

@@ -161,6 +161,18 @@ def test_nothing_to_play_keeps_the_table():
     move = best_move(table, "B1 K13")
     assert move.draws and move.table == table and move.points == 0
     assert [str(t) for t in move.remaining] == ["B1", "K13"]
+    # the same with a joker on the table
+    table = parse_table("R4 J R6 | K1 K2 K3")
+    move = best_move(table, "B1 O13")
+    assert move.draws and move.table == table and move.points == 0 and move.exact
+    assert [str(t) for t in move.remaining] == ["B1", "O13"] and move.steps == ()
+    # O12 and B1 could go down only beside the jokers taken from R3 R4 R5 J J, a meld that
+    # may not be touched while it holds them (004: "A meld containing a Joker may not be
+    # manipulated"): the joker search finds no legal play
+    table = parse_table("R3 R4 R5 J J | B1 B2 B3 B4 B5 | K4 R4 O4")
+    move = best_move(table, "O12 B1", "sabra-way")
+    assert move.draws and move.table == table and move.points == 0 and move.exact
+    assert [str(t) for t in move.remaining] == ["O12", "B1"] and move.steps == ()
 
 
 def test_opening_rules():
