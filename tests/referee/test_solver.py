@@ -173,6 +173,9 @@ def test_nothing_to_play_keeps_the_table():
     move = best_move(table, "O12 B1", "sabra-way")
     assert move.draws and move.table == table and move.points == 0 and move.exact
     assert [str(t) for t in move.remaining] == ["O12", "B1"] and move.steps == ()
+    # with no time to search, the draw is not proven the best turn
+    move = best_move(table, "O12 B1", "sabra-way", cpu_limit=0)
+    assert move.draws and not move.exact and len(move.remaining) == 2
 
 
 def test_opening_rules():
