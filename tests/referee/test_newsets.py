@@ -106,3 +106,22 @@ def test_a_limit_on_how_many_sets():
     rack = Counter(parse_tiles("K10 K11"))
     assert len(list(new_sets(1, 0, Counter(), rack, 2, {}, frozenset(), limit=2))) == 2
     assert new_sets(1, 0, Counter(), rack, 2, {}, frozenset(), limit=1) is None
+
+
+def test_groups_of_three_or_four_from_1_to_13():
+    # 003: a group is "three or four tiles of the same number but in different colours"
+    got = _sets(1, "", "K7 B7 O7 R7", 2)
+    assert "K7 B7 O7 J" in got and "K7 B7 J" in got
+    assert all(len(s.split()) <= 4 for s in got)
+    assert "K1 B1 J" in _sets(1, "", "K1 B1", 2)
+    assert "K13 B13 J" in _sets(1, "", "K13 B13", 2)
+
+
+def test_a_run_holds_its_joker_inside_its_own_window():
+    # K8 K9 K10 from the rack, K12 on the table: the joker stands for a number of the run
+    got = _sets(1, "K12", "K8 K9 K10", 0)
+    assert all(s.count("J") == 1 for s in got)
+    assert "K8 K9 K10 J K12" in got and "K8 K9 K10 J" in got
+    # four in a row: a window of three of them still holds the joker
+    got = _sets(1, "", "K7 K8 K9 K10", 0)
+    assert all(s.count("J") == 1 for s in got) and "K8 K9 K10 J" in got
