@@ -161,6 +161,9 @@ def test_nothing_to_play_keeps_the_table():
     move = best_move(table, "B1 K13")
     assert move.draws and move.table == table and move.points == 0
     assert [str(t) for t in move.remaining] == ["B1", "K13"]
+    # a table read as invalid melds is shown laid validly, but a draw tells no steps
+    move = best_move([["R2", "R1"], ["R3"]], "K13")
+    assert move.draws and str(move.table) == "R1 R2 R3" and move.steps == ()
     # the same with a joker on the table
     table = parse_table("R4 J R6 | K1 K2 K3")
     move = best_move(table, "B1 O13")
