@@ -19,7 +19,7 @@ __all__ = ["TableUnsolvableError", "arrange", "max_score", "max_score_counts"]
 
 #: the most numbers :func:`max_score_counts` takes: the search recurses once per colour and
 #: number, and 4 x 150 calls deep stays well inside Python's default limit of 1000 frames
-#: from any caller (250 numbers passed it)
+#: from any caller (248 numbers passed it)
 MAX_COUNTS_NUMBERS = 150
 
 
