@@ -129,7 +129,14 @@ def test_unsolvable_table_raises_a_clear_error():
     with pytest.raises(TableUnsolvableError) as err:
         best_move("R1 R2 | K9", "B4")
     assert isinstance(err.value, RummirefError)
-    assert "cannot all be laid" in str(err.value)
+    assert str(err.value) == ("the table's 3 tiles cannot all be laid in valid melds, even "
+                              "with every rack tile: check the table reading (R1 R2 | K9)")
+    with pytest.raises(TableUnsolvableError) as err:
+        best_move("R1 R2", "K10 B10 O10", opened=False)
+    assert str(err.value) == ("the table's melds are not valid and its tiles cannot be laid "
+                              "in valid melds (R1 R2): check the table reading")
+    with pytest.raises(ImpossibleTilesError, match="a third R7 in the table;"):
+        best_move("R7 R8 R9 | R7 R8 R9 | R7 B7 O7", "K1")
     # fragments the rack can complete are fine
     move = best_move("R5 | R6 R7", "R4 R8")
     assert len(move.placed) == 2 and str(move.table) == "R4 R5 R6 R7 R8"
@@ -198,6 +205,25 @@ def test_opening_rules():
     assert len(best_move("", "J R12 R13", sabra, opened=False).placed) == 3
     zero = sabra.replace(initial_meld_joker_value="zero")
     assert best_move("", "J R12 R13", zero, opened=False).draws
+
+
+def test_a_run_laid_out_of_order_under_the_as_laid_variant():
+    """With ``meld_order="as-laid"`` a run must lie in order (003: "three or more
+    consecutive (one after the other) numbers"): R3 R1 R2 is shown laid R1 R2 R3, whether
+    the player draws or opens beside it."""
+    as_laid = get_rules().replace(meld_order="as-laid")
+    move = best_move("R3 R1 R2", "K5", as_laid)
+    assert move.draws and str(move.table) == "R1 R2 R3"
+    assert str(best_move("R3 R1 R2", "K5").table) == "R3 R1 R2"  # any order: as it lies
+    move = best_move("R3 R1 R2", "K10 B10 O10", as_laid, opened=False)
+    assert str(move.table) == "R1 R2 R3 | K10 B10 O10"
+
+
+def test_an_opening_that_cannot_be_made_as_the_api_sends_it():
+    assert best_move("", "R1 R2", opened=False).to_dict() == {
+        "placed": [], "table": "", "melds": [], "points": 0, "tiles_placed": 0,
+        "remaining": ["R1", "R2"], "opening": True, "initial_points": 0, "draws": True,
+        "exact": True, "steps": []}
 
 
 def test_opening_with_an_invalid_table_rearranges_only_the_table_tiles():
