@@ -131,6 +131,11 @@ def test_unsolvable_table_raises_a_clear_error():
     assert isinstance(err.value, RummirefError)
     assert str(err.value) == ("the table's 3 tiles cannot all be laid in valid melds, even "
                               "with every rack tile: check the table reading (R1 R2 | K9)")
+    # each tile could be in some meld, but not all at once: the search finds no way
+    with pytest.raises(TableUnsolvableError) as err:
+        best_move("R1 R2 R3 | R2", "K9")
+    assert str(err.value) == ("the table's 4 tiles cannot all be laid in valid melds, even "
+                              "with every rack tile: check the table reading (R1 R2 R3 | R2)")
     with pytest.raises(TableUnsolvableError) as err:
         best_move("R1 R2", "K10 B10 O10", opened=False)
     assert str(err.value) == ("the table's melds are not valid and its tiles cannot be laid "
