@@ -243,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("target", choices=[*TARGETS, "all"])
     ap.add_argument("--children", type=int, default=2, help="test processes at once (2)")
     ap.add_argument("--functions", nargs="*", default=None,
-                    help="mutant name patterns (default: the target's)")
+                    help="mutant name patterns (default: the target's); only the functions "
+                         "they name are mutated, the others run at full speed")
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--diffs", action="store_true", help="print each survivor's change")
     args = ap.parse_args(argv)
