@@ -16,12 +16,16 @@ survivor with its diff (``--diffs``).
 from __future__ import annotations
 
 import argparse
+import ast
+import fnmatch
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import tokenize
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -85,7 +89,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["referee/search.py", "referee/meld_build.py", "referee/solver.py",
          "referee/opening.py"],
         ["tests/referee/test_solver.py", "tests/referee/test_cases_solver.py",
-         "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py"],
+         "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py",
+         "tests/referee/test_opening.py"],
         []),
     # hints: the best legal turn, with freed jokers laid in new sets
     "referee-hints": (
@@ -93,7 +98,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "referee/joker_bounds.py", "referee/joker_sets.py", "referee/move.py",
          "referee/newsets.py"],
         ["tests/referee/test_hints.py", "tests/referee/test_newsets.py",
-         "tests/referee/test_solver.py", "tests/referee/test_cli.py"],
+         "tests/referee/test_solver.py", "tests/referee/test_cli.py",
+         "tests/referee/test_opening.py"],
         []),
     # a turn told as steps a person can follow (the hint's and the dispute view's words)
     "referee-steps": (
@@ -135,8 +141,60 @@ def _toml_list(xs: list[str]) -> str:
     return "[" + ", ".join(json.dumps(x) for x in xs) + "]"
 
 
-def prepare(workdir: Path, files: list[str], tests: list[str]) -> None:
-    """A fresh copy of the project in ``workdir`` with mutmut's settings for this target."""
+def _mutant_stem(module: str, node: ast.AST, cls: str | None) -> str:
+    """mutmut's name for a function's first mutant (``module.x_f__mutmut_1``, a method:
+    ``module.xǁClassǁf__mutmut_1``)."""
+    name = f"x\u01c1{cls}\u01c1{node.name}" if cls else f"x_{node.name}"
+    return f"{module}.{name}__mutmut_1"
+
+
+def _selected(stem: str, patterns: list[str]) -> bool:
+    """Does a pattern name this function (or one of its mutants, ``...__mutmut_12``)?"""
+    function = stem.rsplit("__mutmut_", 1)[0]
+    return any(fnmatch.fnmatchcase(stem, p) or p.rsplit("__mutmut_", 1)[0] == function
+               for p in patterns)
+
+
+def leave_unselected_alone(path: Path, module: str, patterns: list[str]) -> bool:
+    """Mark every line of the functions of ``path`` that no pattern names with
+    ``# pragma: no mutate``, in the scratch copy: mutmut then makes no mutant of them and,
+    above all, no trampoline, so they run at full speed under the tests of the selected
+    ones (the search's recursive ``value`` through a trampoline is many times slower, and
+    deep enough to pass Python's recursion limit). True if some function is selected."""
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    spans, any_selected = [], False
+    for node in tree.body:
+        funcs = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            funcs = [(node, None)]
+        elif isinstance(node, ast.ClassDef):
+            funcs = [(f, node.name) for f in node.body
+                     if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for f, cls in funcs:
+            if _selected(_mutant_stem(module, f, cls), patterns):
+                any_selected = True
+            else:
+                first = min([f.lineno] + [d.lineno for d in f.decorator_list])
+                spans.append((first, f.end_lineno))
+    # a comment can end a line only where a token ends it (not inside a string)
+    ends = {tok.start[0] for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+            if tok.type in (tokenize.NEWLINE, tokenize.NL)}
+    quiet = {i for a, b in spans for i in range(a, b + 1) if i in ends}
+    lines = source.splitlines(keepends=True)
+    for i in quiet:
+        line = lines[i - 1]
+        body = line.rstrip("\r\n")
+        # after a comment already there too: mutmut finds the words anywhere in it
+        lines[i - 1] = f"{body}  # pragma: no mutate{line[len(body):]}"
+    path.write_text("".join(lines), encoding="utf-8")
+    return any_selected
+
+
+def prepare(workdir: Path, files: list[str], tests: list[str],
+            patterns: list[str] | None = None) -> None:
+    """A fresh copy of the project in ``workdir`` with mutmut's settings for this target;
+    with ``patterns``, only the functions they name are mutated (and only their files)."""
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
@@ -147,6 +205,15 @@ def prepare(workdir: Path, files: list[str], tests: list[str]) -> None:
                 "__pycache__", "*.pyc", "*.sqlite3", "*.egg-info"))
         else:
             shutil.copy2(src, workdir / name)
+    if patterns:
+        chosen = [f for f in files if leave_unselected_alone(
+            workdir / f, f[:-3].replace("/", "."), patterns)]
+        files = chosen or files
+    # mutmut's trampolines add three frames to every call of a mutated function: the
+    # search's recursion (one call per colour and number, 400 deep for numbers to 100)
+    # needs room
+    with open(workdir / "tests" / "conftest.py", "a", encoding="utf-8") as f:
+        f.write("\nimport sys as _sys\n\n_sys.setrecursionlimit(20_000)\n")
     packages = sorted({f.split("/")[0] for f in files})
     # models/ beside the package copies, where vision finds them
     extra = ["models"] + [p for p in ("referee", "vision", "webapp") if p not in packages]
@@ -180,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("target", choices=[*TARGETS, "all"])
     ap.add_argument("--children", type=int, default=2, help="test processes at once (2)")
     ap.add_argument("--functions", nargs="*", default=None,
-                    help="mutant name patterns (default: the target's)")
+                    help="mutant name patterns (default: the target's); only the functions "
+                         "they name are mutated, the others run at full speed")
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--diffs", action="store_true", help="print each survivor's change")
     args = ap.parse_args(argv)
@@ -193,13 +261,13 @@ def main(argv: list[str] | None = None) -> int:
         workdir = args.workdir or Path(tempfile.gettempdir()) / f"rummiref-mutants-{target}"
         if args.target == "all" and args.workdir:
             workdir = args.workdir / target
-        prepare(workdir, files, tests)
+        names = args.functions if args.functions is not None else patterns
+        prepare(workdir, files, tests, names)
         # the copy is not beside ../shared: point the tests at the checkout's
         from tests.conftest import SHARED
 
         env = {**os.environ, "PATH": f"{venv_bin}{os.pathsep}{os.environ.get('PATH', '')}",
                "RUMMIREF_SHARED": str(SHARED)}
-        names = args.functions if args.functions is not None else patterns
         cmd = [str(venv_bin / "mutmut"), "run", "--max-children", str(args.children), *names]
         print(f"== {target}: {' '.join(files)}; tests: {' '.join(tests)}", flush=True)
         run = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True)

@@ -484,7 +484,8 @@ class _Search:
         ub_next = self.ub[nxt]
         memo_next = self.memo[nxt]
         # the moves depend on the position, this colour's runs and the high fields of the key
-        tkey = (key >> _SHIFT_J) << 15 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 9 | pos
+        # (positions take 10 bits: 4 colours x up to 150 numbers for max_score_counts)
+        tkey = (key >> _SHIFT_J) << 16 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 10 | pos
         step_cache = self.step_cache[pos]
         steps = step_cache.get(tkey)
         if steps is None:
@@ -537,7 +538,7 @@ class _Search:
                 raise _OutOfBudget
         nxt = pos + 1
         memo_next = self.memo[nxt]
-        tkey = (key >> _SHIFT_J) << 15 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 9 | pos
+        tkey = (key >> _SHIFT_J) << 16 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 10 | pos
         step_cache = self.step_cache[pos]
         steps = step_cache.get(tkey)
         if steps is None:

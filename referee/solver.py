@@ -17,6 +17,12 @@ from .tiles import JOKERS, RummirefError, Table, TilesLike
 __all__ = ["TableUnsolvableError", "arrange", "max_score", "max_score_counts"]
 
 
+#: the most numbers :func:`max_score_counts` takes: the search recurses once per colour and
+#: number, and 4 x 150 calls deep stays well inside Python's default limit of 1000 frames
+#: from any caller (248 numbers passed it)
+MAX_COUNTS_NUMBERS = 150
+
+
 class TableUnsolvableError(RummirefError, ValueError):
     """The tiles on the table cannot all be laid in valid melds, even with the rack's help."""
 
@@ -57,9 +63,10 @@ def max_score(tiles: "TilesLike | Table", rules: "Rules | str | None" = None) ->
 def max_score_counts(counts: Mapping[tuple[int, int], int], numbers: int = MAX_NUMBER,
                      jokers: int = 0) -> int:
     """:func:`max_score` for the generalised puzzle: ``counts[(colour 0-3, number)]`` copies
-    (0-2) of each tile, numbers from 1 to ``numbers`` (the literature also uses 100)."""
-    if not 1 <= numbers <= 255:
-        raise ValueError("numbers run from 1 to at most 255")
+    (0-2) of each tile, numbers from 1 to ``numbers`` (the literature also uses 100; at most
+    ``MAX_COUNTS_NUMBERS``)."""
+    if not 1 <= numbers <= MAX_COUNTS_NUMBERS:
+        raise ValueError(f"numbers run from 1 to at most {MAX_COUNTS_NUMBERS}")
     grid = [[0] * NCOL for _ in range(numbers)]
     for (c, number), k in counts.items():
         if not (0 <= c < NCOL and 1 <= number <= numbers and 0 <= k <= 2):

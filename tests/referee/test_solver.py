@@ -10,6 +10,7 @@ from referee import (
     ImpossibleTilesError,
     NotationError,
     RummirefError,
+    UnknownRulesError,
     Table,
     all_tiles,
     get_rules,
@@ -55,6 +56,48 @@ def test_full_set_and_joker_only_corner_cases():
     assert_sound(arrange(tiles), tiles)
 
 
+def test_both_jokers_beside_a_group_of_four_of_13s():
+    """Four 13s and both jokers: the jokers cannot go above 13 (003: a run is "three or more
+    consecutive (one after the other) numbers"), so they make two groups of three of the four
+    13s, or a run J J 13 beside a group of three; every tile once, every meld valid."""
+    for text in ("K13 B13 O13 R13 J J", "K13 B13 O13 R13 K12 B12 O12 R12 J J",
+                 "K13 B13 O13 R13 K1 K2 K3 J J"):
+        tiles = parse_tiles(text)
+        assert_sound(arrange(tiles), tiles)
+
+
+def test_spare_jokers_go_where_a_meld_has_room():
+    """Jokers the melds do not need go into a group of three, on either end of a run, or
+    split a long run; the table then holds each tile once, both jokers included."""
+    for text in ("K5 B5 O5 R5 K9 B9 O9 J J", "K13 B13 O13 R13 K9 B9 O9 J J",
+                 "K13 B13 O13 R13 R1 R2 R3 J J", "K13 B13 O13 R13 K11 K12 K13 J J",
+                 "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J",
+                 "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 K7 B7 O7 R7 J J",
+                 "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J J",
+                 "B13 O13 R13 K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J J"):
+        tiles = parse_tiles(text)
+        assert_sound(arrange(tiles), tiles)
+
+
+def test_every_5_and_a_joker_make_three_groups():
+    """Both copies of the four 5s and a joker: no run, so three groups of three (a group
+    holds each colour once, 003: "the same number but in different colours")."""
+    tiles = parse_tiles("K5 K5 B5 B5 O5 O5 R5 R5 J")
+    table = arrange(tiles)
+    assert_sound(table, tiles)
+    assert sorted(len(m) for m in table.melds) == [3, 3, 3]
+
+
+def test_arranged_melds_come_in_reading_order():
+    """Runs colour by colour in the notation's order (K, B, O, R), each colour's from its
+    lowest number; then the groups, lowest number first."""
+    table = arrange("O9 B9 K9 R4 B4 O4 R2 R3 B1 B2 B3 K5 K6 K7 K1 K2 K3 R4")
+    assert str(table) == "K1 K2 K3 | K5 K6 K7 | B1 B2 B3 | R2 R3 R4 | B4 O4 R4 | K9 B9 O9"
+    # an opening's new sets too, where most of the rack lies at the low numbers
+    move = best_move("", "K12 B12 O12 K5 B5 O5 K1 B1 O1 R1", opened=False)
+    assert str(move.table) == "K1 B1 O1 R1 | K5 B5 O5 | K12 B12 O12"
+
+
 def test_arrange_accepts_text_tokens_tiles_and_tables():
     assert str(arrange("r3 R1 r2")) == "R1 R2 R3"
     assert str(arrange(["R1", "R2", "R3"])) == "R1 R2 R3"
@@ -86,7 +129,25 @@ def test_unsolvable_table_raises_a_clear_error():
     with pytest.raises(TableUnsolvableError) as err:
         best_move("R1 R2 | K9", "B4")
     assert isinstance(err.value, RummirefError)
-    assert "cannot all be laid" in str(err.value)
+    assert str(err.value) == ("the table's 3 tiles cannot all be laid in valid melds, even "
+                              "with every rack tile: check the table reading (R1 R2 | K9)")
+    # each tile could be in some meld, but not all at once: the search finds no way
+    with pytest.raises(TableUnsolvableError) as err:
+        best_move("R1 R2 R3 | R2", "K9")
+    assert str(err.value) == ("the table's 4 tiles cannot all be laid in valid melds, even "
+                              "with every rack tile: check the table reading (R1 R2 R3 | R2)")
+    with pytest.raises(TableUnsolvableError) as err:
+        best_move("R1 R2", "K10 B10 O10", opened=False)
+    assert str(err.value) == ("the table's melds are not valid and its tiles cannot be laid "
+                              "in valid melds (R1 R2): check the table reading")
+    with pytest.raises(ImpossibleTilesError, match="a third R7 in the table;"):
+        best_move("R7 R8 R9 | R7 R8 R9 | R7 B7 O7", "K1")
+    with pytest.raises(ImpossibleTilesError, match="a third R7 in the rack;"):
+        best_move("R1 R2 R3", "R7 R7 R7")
+    # a joker on the table and two on the rack: a set has two
+    with pytest.raises(ImpossibleTilesError) as err:
+        best_move("R4 J R6", "J J")
+    assert str(err.value) == "J: a third joker in the table and the rack together; a set has only 2"
     # fragments the rack can complete are fine
     move = best_move("R5 | R6 R7", "R4 R8")
     assert len(move.placed) == 2 and str(move.table) == "R4 R5 R6 R7 R8"
@@ -103,11 +164,39 @@ def test_best_move_prefers_tiles_then_points():
     assert move.points == 39 and len(move.placed) == 2
 
 
+def test_the_joker_or_a_tile_for_the_last_place_of_a_group():
+    """K1 B1 O1 takes one more tile, R1 or the joker, not both (003: a group is "three or
+    four tiles"). Equal tile counts: the one worth more on the rack goes (003: "The joker has
+    a penalty value of 30 points if it remains on a rack"); a joker worth 0 stays."""
+    move = best_move("K1 B1 O1", "R1 J")
+    assert [str(t) for t in move.placed] == ["J"] and move.points == 30
+    move = best_move("K1 B1 O1", "R1 J", get_rules().replace(joker_penalty=0))
+    assert [str(t) for t in move.placed] == ["R1"] and move.points == 1
+
+
 def test_nothing_to_play_keeps_the_table():
     table = parse_table("R4 R5 R6")
     move = best_move(table, "B1 K13")
     assert move.draws and move.table == table and move.points == 0
     assert [str(t) for t in move.remaining] == ["B1", "K13"]
+    # a table read as invalid melds is shown laid validly, but a draw tells no steps
+    move = best_move([["R2", "R1"], ["R3"]], "K13")
+    assert move.draws and str(move.table) == "R1 R2 R3" and move.steps == ()
+    # the same with a joker on the table
+    table = parse_table("R4 J R6 | K1 K2 K3")
+    move = best_move(table, "B1 O13")
+    assert move.draws and move.table == table and move.points == 0 and move.exact
+    assert [str(t) for t in move.remaining] == ["B1", "O13"] and move.steps == ()
+    # O12 and B1 could go down only beside the jokers taken from R3 R4 R5 J J, a meld that
+    # may not be touched while it holds them (004: "A meld containing a Joker may not be
+    # manipulated"): the joker search finds no legal play
+    table = parse_table("R3 R4 R5 J J | B1 B2 B3 B4 B5 | K4 R4 O4")
+    move = best_move(table, "O12 B1", "sabra-way")
+    assert move.draws and move.table == table and move.points == 0 and move.exact
+    assert [str(t) for t in move.remaining] == ["O12", "B1"] and move.steps == ()
+    # with no time to search, the draw is not proven the best turn
+    move = best_move(table, "O12 B1", "sabra-way", cpu_limit=0)
+    assert move.draws and not move.exact and len(move.remaining) == 2
 
 
 def test_opening_rules():
@@ -129,6 +218,25 @@ def test_opening_rules():
     assert best_move("", "J R12 R13", zero, opened=False).draws
 
 
+def test_a_run_laid_out_of_order_under_the_as_laid_variant():
+    """With ``meld_order="as-laid"`` a run must lie in order (003: "three or more
+    consecutive (one after the other) numbers"): R3 R1 R2 is shown laid R1 R2 R3, whether
+    the player draws or opens beside it."""
+    as_laid = get_rules().replace(meld_order="as-laid")
+    move = best_move("R3 R1 R2", "K5", as_laid)
+    assert move.draws and str(move.table) == "R1 R2 R3"
+    assert str(best_move("R3 R1 R2", "K5").table) == "R3 R1 R2"  # any order: as it lies
+    move = best_move("R3 R1 R2", "K10 B10 O10", as_laid, opened=False)
+    assert str(move.table) == "R1 R2 R3 | K10 B10 O10"
+
+
+def test_an_opening_that_cannot_be_made_as_the_api_sends_it():
+    assert best_move("", "R1 R2", opened=False).to_dict() == {
+        "placed": [], "table": "", "melds": [], "points": 0, "tiles_placed": 0,
+        "remaining": ["R1", "R2"], "opening": True, "initial_points": 0, "draws": True,
+        "exact": True, "steps": []}
+
+
 def test_opening_with_an_invalid_table_rearranges_only_the_table_tiles():
     move = best_move([["R2", "R1"], ["R3"]], "K10 B10 O10", opened=False)
     assert str(move.table) == "R1 R2 R3 | K10 B10 O10"
@@ -147,6 +255,27 @@ def test_move_to_dict():
         move.points = 0  # frozen
 
 
+def test_a_move_as_the_api_and_the_cli_send_it():
+    """Every field of a hint's stored form: R7 goes on the end of R4 R5 R6, B1 stays."""
+    assert best_move("R4 R5 R6", "R7 B1").to_dict() == {
+        "placed": ["R7"], "table": "R4 R5 R6 R7", "melds": ["R4 R5 R6 R7"], "points": 7,
+        "tiles_placed": 1, "remaining": ["B1"], "opening": False, "initial_points": None,
+        "draws": False, "exact": True,
+        "steps": [{"action": "add", "tiles": ["R7"], "meld": "R4 R5 R6",
+                   "target": "R4 R5 R6 R7", "text": "add R7 to R4 R5 R6"}]}
+    # an opening says so, with what its sets count (003: "valued at least 30 points")
+    assert best_move("", "K10 B10 O10 R1", opened=False).to_dict() == {
+        "placed": ["K10", "B10", "O10"], "table": "K10 B10 O10", "melds": ["K10 B10 O10"],
+        "points": 30, "tiles_placed": 3, "remaining": ["R1"], "opening": True,
+        "initial_points": 30, "draws": False, "exact": True,
+        "steps": [{"action": "lay", "tiles": ["K10", "B10", "O10"], "meld": None,
+                   "target": "K10 B10 O10", "text": "lay K10 B10 O10"}]}
+    # nothing to lay: draw, no steps
+    data = best_move("R4 R5 R6", "B1").to_dict()
+    assert data["draws"] is True and data["steps"] == [] and data["tiles_placed"] == 0
+    assert data["table"] == "R4 R5 R6" and data["remaining"] == ["B1"]
+
+
 def test_max_score():
     assert max_score("") == 0
     assert max_score("R1 R2 R3 K13") == 6
@@ -158,6 +287,61 @@ def test_max_score():
     assert max_score_counts({(0, 50): 1, (0, 51): 1, (0, 52): 1, (1, 99): 2}, numbers=100) == 153
     with pytest.raises(ValueError):
         max_score_counts({(0, 101): 1}, numbers=100)
+
+
+def test_max_score_counts_on_boards_far_beyond_13():
+    """The generalised puzzle on 150 numbers: the answers worked by hand from the meld rules
+    (003: "A “group” is a is a set of either three or four tiles of the same number but in
+    different colours", "A “run” is a set of three or more consecutive (one after the other)
+    numbers"), a joker standing for any tile and counting 0."""
+    # two 16s of different colours and a joker: a group of three, 32
+    assert max_score_counts({(0, 16): 1, (1, 16): 1}, numbers=150, jokers=2) == 32
+    assert max_score_counts({(1, 5): 1, (3, 5): 1}, numbers=150, jokers=2) == 10
+    # a lone tile with both jokers makes a meld; the larger of two lone tiles wins
+    assert max_score_counts({(2, 133): 1, (3, 142): 1}, numbers=150, jokers=2) == 142
+    assert max_score_counts({(0, 145): 1, (2, 143): 1}, numbers=150, jokers=2) == 145
+    # a run at the very top of the board and a group below it
+    assert max_score_counts({(0, 148): 2, (0, 149): 1, (0, 150): 1, (1, 148): 1, (2, 148): 1},
+                            numbers=150) == 148 + 149 + 150 + 3 * 148
+    # the same tiles on the board of 13 numbers and on one of 150 give the same answer:
+    # K5 B5 O5 and R9 R10 J (34); K3 K4 K5 would leave B5 O5 or R9 R10 short of the joker
+    tiles = parse_tiles("K3 K4 K5 B5 O5 R9 R10 O12 J")
+    counts = {}
+    for t in tiles:
+        if not t.is_joker:
+            key = ("KBOR".index(t.colour.value), t.number)
+            counts[key] = counts.get(key, 0) + 1
+    assert max_score_counts(counts, numbers=150, jokers=1) == max_score(tiles) == 5 * 3 + 9 + 10
+
+
+def test_max_score_counts_refuses_what_is_no_puzzle():
+    # a board of one number is a puzzle (nothing can be laid); 150 numbers at most
+    assert max_score_counts({}, numbers=1) == 0
+    assert max_score_counts({(3, 150): 1, (3, 149): 1, (3, 148): 1}, numbers=150) == 447
+    with pytest.raises(ValueError, match="numbers run from 1 to at most 150"):
+        max_score_counts({}, numbers=151)
+    with pytest.raises(ValueError, match="numbers run from 1"):
+        max_score_counts({}, numbers=0)
+    # four colours (0-3), 0-2 copies of a tile (a count of 0 is no tile), 0-2 jokers
+    assert max_score_counts({(0, 1): 1, (1, 1): 1, (2, 1): 1, (3, 1): 0}) == 3
+    with pytest.raises(ValueError, match=r"bad tile count \(4, 1\): 1"):
+        max_score_counts({(4, 1): 1})
+    with pytest.raises(ValueError, match=r"bad tile count \(0, 1\): 3"):
+        max_score_counts({(0, 1): 3})
+    with pytest.raises(ValueError, match=r"bad tile count \(0, 1\): -1"):
+        max_score_counts({(0, 1): -1})
+    assert max_score_counts({(0, 7): 1}, jokers=2) == 7
+    with pytest.raises(ValueError, match="at most 2 jokers"):
+        max_score_counts({}, jokers=3)
+    # no jokers unless asked for: two tiles alone make no meld
+    assert max_score_counts({(0, 1): 1, (0, 2): 1}) == 0
+    assert max_score_counts({(0, 1): 1, (0, 2): 1}, jokers=1) == 3
+
+
+def test_an_unknown_preset_is_refused():
+    for ask in (arrange, max_score):
+        with pytest.raises(UnknownRulesError, match="unknown rule preset 'nonsense'"):
+            ask("R1 R2 R3", "nonsense")
 
 
 
