@@ -291,3 +291,14 @@ def test_a_slanted_photo_is_listed_row_by_row_left_to_right(reader, angle, seed)
     assert sorted(_tiles(reading)) == sorted(laid)  # read right: the order is what is tested
     assert _tiles(reading) == laid
     assert reading.meld_tiles == [[laid[i] for i in m] for m in labels.melds]
+
+
+@pytest.mark.parametrize("laid, angle", [("R7", 0.0), ("K7 B7", -8.0)])
+def test_a_close_up_of_one_or_two_tiles_is_listed_too(reader, laid, angle):
+    """A close-up holds one tile, or two: they are listed (left to right) and grouped like any
+    others; the reading order once had nothing to sort for one tile."""
+    img, labels = render_table(laid, seed=3, classic=True, upside_down=0.0, angle=angle,
+                               tile_width=90, tilt=0.0)
+    reading = reader.read(img)
+    assert _tiles(reading) == laid.split()
+    assert reading.meld_tiles == [laid.split()]
