@@ -152,16 +152,12 @@ class _Search:
         return self.matched([[_code(t) for t in m.tiles] for m in table])
 
     def matched(self, table):
-        """Cores for an arbitrary valid table: each of its melds continues the player's meld
-        it shares most tiles with (greedily, largest overlaps first)."""
-        overlaps = sorted(((sum((Counter(m) & Counter(self.melds[i])).values()), j, i)
-                           for j, m in enumerate(table) for i in range(len(self.melds))),
-                          reverse=True)
-        used_j, cores = set(), {}
-        for n, j, i in overlaps:
-            if n and j not in used_j and i not in cores:
-                used_j.add(j)
-                cores[i] = j
+        """Cores for an arbitrary valid table: its melds matched one to one with the player's
+        so that the most tiles stay (each meld continues the player's meld it is matched
+        with), which moves the fewest tiles that table allows."""
+        overlap = [[sum((Counter(m) & Counter(mine)).values()) for mine in self.melds]
+                   for m in table]
+        cores = {i: j for j, i in best_assignment(overlap).items() if overlap[j][i]}
         left = {i: Counter(m) for i, m in enumerate(self.melds)}
         stay = {}
         for i, j in cores.items():
@@ -289,3 +285,43 @@ def _laid(tiles, rules) -> Meld:
         return Meld(tuple(v.meld.tiles[k] for k in order))
     real = sorted(t for t in tiles if not t.is_joker)
     return Meld(tuple(real) + tuple(t for t in tiles if t.is_joker))
+
+
+def best_assignment(weight: list[list[int]]) -> dict[int, int]:
+    """Rows matched one to one with columns so that the matched weights sum to the most:
+    {row: column} (the Hungarian method, O(n^3); each row or each column all matched)."""
+    if not weight or not weight[0]:
+        return {}
+    if len(weight) > len(weight[0]):
+        return {r: c for c, r in best_assignment([list(col) for col in zip(*weight)]).items()}
+    n, m = len(weight), len(weight[0])
+    inf = float("inf")
+    u, v = [0] * (n + 1), [0] * (m + 1)
+    row_of, way = [0] * (m + 1), [0] * (m + 1)  # row_of[c]: the row (1-based) at column c
+    for r in range(1, n + 1):
+        row_of[0], c0 = r, 0
+        least, used = [inf] * (m + 1), [False] * (m + 1)
+        while True:
+            used[c0] = True
+            r0, delta, c1 = row_of[c0], inf, 0
+            for c in range(1, m + 1):
+                if not used[c]:
+                    cost = -weight[r0 - 1][c - 1] - u[r0] - v[c]
+                    if cost < least[c]:
+                        least[c], way[c] = cost, c0
+                    if least[c] < delta:
+                        delta, c1 = least[c], c
+            for c in range(m + 1):
+                if used[c]:
+                    u[row_of[c]] += delta
+                    v[c] -= delta
+                else:
+                    least[c] -= delta
+            c0 = c1
+            if row_of[c0] == 0:
+                break
+        while c0:
+            c1 = way[c0]
+            row_of[c0] = row_of[c1]
+            c0 = c1
+    return {row_of[c] - 1: c - 1 for c in range(1, m + 1) if row_of[c]}
