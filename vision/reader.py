@@ -28,8 +28,8 @@ from .geometry import (CROP_H, CROP_W, N_TILES, NOT_A_TILE, CropSource, decode_d
                        detector_input, flip_corners, rect_corners)
 from .imageio import WORK_MAX_SIDE, ImageError, open_image  # noqa: F401  (ImageError: raised by read)
 from .labels import REPO_ROOT, TILES
-from .reading import Reading, TileReading
 from .order import reading_order
+from .reading import Reading, TileReading
 
 FINDER = "tile-finder.onnx"
 #: The finder runs at these sizes (longer image side): 576 alone finds most tiles, 704
@@ -224,6 +224,7 @@ class Reader:
             tiles.append(TileReading(TILES[best], float(tile_p[best]), cc / k, alts,
                                      bool(upside), d["score"]))
         tiles = _suppress_duplicates(tiles)
+        tiles = [tiles[i] for i in reading_order([t.corners for t in tiles])]
         tiles, odd = _drop_odd_sizes(tiles, self.uncertain_below)
         if odd:
             reading.notes.append(
@@ -266,8 +267,7 @@ def _suppress_duplicates(tiles: list[TileReading]) -> list[TileReading]:
     for i in order:
         if not keep or not close[i, keep].any():
             keep.append(i)
-    kept = [tiles[i] for i in keep]
-    return [kept[i] for i in reading_order([t.corners for t in kept])]
+    return [tiles[i] for i in sorted(keep)]
 
 
 #: All tiles of a set are one size: a doubtful find more than this many times bigger (or
