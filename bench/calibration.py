@@ -2,6 +2,7 @@
 
     python bench/calibration.py                  # 4 held-out editions, 12 tables each
     python bench/calibration.py --tables 30 --json
+    python bench/calibration.py --grids 25        # finding the grid: 25 photos per edition
 
 For each held-out edition of ``vision.editions`` a photo of the calibration grid is rendered
 (seed ``--seed``), the reader is calibrated on it (``vision.calibration.calibrate``), and
@@ -11,6 +12,12 @@ the read tile whose centre lies within half a tile of its own; over the true til
 the number error (read with a wrong number, or a joker confused with a number), the colour
 error (a numbered tile read in a wrong colour) and the tiles missed (not read at all), and the
 seconds (wall and CPU) each calibration took. Every figure printed comes from this run.
+
+``--grids N`` measures instead how often the grid itself is found: N grid photos of each
+held-out edition (seeds from 1000: other layouts, turns, light and tables than the tests'),
+located as ``vision.calibration.find_grid`` locates them for calibration; it prints the photos
+located, refused (with the reason), the tiles placed, and the tiles placed under a wrong name
+(which calibration would learn wrongly).
 """
 
 from __future__ import annotations
@@ -89,13 +96,57 @@ def run(tables: int, seed: int, threads: int) -> dict:
     return result
 
 
+def grids(n: int, threads: int) -> dict:
+    from collections import Counter
+
+    from vision.calibration import GridError, find_grid
+    from vision.editions import HELD_OUT, HELD_OUT_NAMES, grid_photo
+    from vision.reader import Reader
+
+    reader = Reader(threads=threads)
+    out = {"photos": 0, "located": 0, "tiles_placed": 0, "misplaced_tiles": 0,
+           "photos_with_a_misplaced_tile": 0, "refused": Counter()}
+    for name, edition in zip(HELD_OUT_NAMES, HELD_OUT):
+        for seed in range(1000, 1000 + n):
+            image, labels = grid_photo(edition, seed=seed)
+            out["photos"] += 1
+            try:
+                grid = find_grid(reader, image)
+            except GridError as exc:
+                out["refused"][str(exc).split(":")[0]] += 1
+                continue
+            centres = np.array([c.mean(0) for _, c in labels])
+            wrong = sum(g.tile != labels[int(np.hypot(*(centres - g.corners.mean(0)).T).argmin())][0]
+                        for g in grid)
+            out["located"] += 1
+            out["tiles_placed"] += len(grid)
+            out["misplaced_tiles"] += wrong
+            out["photos_with_a_misplaced_tile"] += wrong > 0
+    out["refused"] = dict(out["refused"])
+    return out
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=12, help="test tables per edition (default 12)")
     p.add_argument("--seed", type=int, default=1, help="grid and table seeds start here")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--grids", type=int, default=0,
+                   help="measure finding the grid instead: this many photos per edition")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.grids:
+        res = grids(args.grids, args.threads)
+        if args.json:
+            print(json.dumps(res))
+            return 0
+        print(f"grid photos of the 4 held-out editions, {args.grids} each (seeds from 1000)")
+        print(f"located {res['located']} of {res['photos']}; tiles placed "
+              f"{res['tiles_placed']} (of {54 * res['located']}); placed under a wrong name "
+              f"{res['misplaced_tiles']} (in {res['photos_with_a_misplaced_tile']} photos)")
+        for reason, k in sorted(res["refused"].items(), key=lambda kv: -kv[1]):
+            print(f"refused {k}: {reason}")
+        return 0
     res = run(args.tables, args.seed, args.threads)
     if args.json:
         print(json.dumps(res))

@@ -209,10 +209,30 @@ def _upright(det: dict) -> np.ndarray:
     return rect_corners(det["centre"], det["short"], det["long"], det["down"])
 
 
+def _number(cls: int) -> int | None:
+    """The number of a reader class (either way up); None for a joker."""
+    tile = TILES[cls % N_TILES]
+    return None if tile == "J" else int(tile[1:])
+
+
 def _right(logits: np.ndarray, labels: np.ndarray) -> int:
     both = logits[:, :N_TILES], logits[:, N_TILES:2 * N_TILES]
     best = np.maximum(*both).argmax(1)
     return int((best == labels).sum())
+
+
+def find_grid(reader, image: np.ndarray) -> list[GridTile]:
+    """The calibration grid's tiles in a BGR array (see :func:`locate_grid`): the finder's
+    finds, less those the shipped reader is sure are no tile (a shadow, two halves), placed
+    with the help of the numbers the reader reads on them. Raises :class:`GridError`."""
+    dets = reader.detect(image)
+    numbers: list[int | None] = []
+    if dets:
+        src = CropSource(image)
+        best = embed(reader, np.stack([src.crop(_upright(d)) for d in dets]))[0].argmax(1)
+        dets = [d for d, c in zip(dets, best) if int(c) != NOT_A_TILE]
+        numbers = [_number(int(c)) for c in best if int(c) != NOT_A_TILE]
+    return locate_grid(dets, numbers)
 
 
 def calibrate(reader, image, *, seed: int = 0) -> CalibrationResult:
@@ -230,11 +250,7 @@ def calibrate(reader, image, *, seed: int = 0) -> CalibrationResult:
     pic = open_image(image, None if not isinstance(image, (str, os.PathLike)) else str(image),
                      max_side=WORK_MAX_SIDE)
     src = CropSource(pic.image)
-    dets = reader.detect(pic.image)
-    if dets:  # finds the shipped reader is sure are no tile (a shadow, two halves) are left out
-        logits = embed(reader, np.stack([src.crop(_upright(d)) for d in dets]))[0]
-        dets = [d for d, z in zip(dets, logits) if int(z.argmax()) != NOT_A_TILE]
-    grid = locate_grid(dets)
+    grid = find_grid(reader, pic.image)
     rng = np.random.default_rng(seed)
     crops, labels = _training_crops(src, grid, rng)
     logits, emb = embed(reader, crops)
