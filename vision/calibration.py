@@ -209,12 +209,6 @@ def _upright(det: dict) -> np.ndarray:
     return rect_corners(det["centre"], det["short"], det["long"], det["down"])
 
 
-def _number(cls: int) -> int | None:
-    """The number of a reader class (either way up); None for a joker."""
-    tile = TILES[cls % N_TILES]
-    return None if tile == "J" else int(tile[1:])
-
-
 def _right(logits: np.ndarray, labels: np.ndarray) -> int:
     both = logits[:, :N_TILES], logits[:, N_TILES:2 * N_TILES]
     best = np.maximum(*both).argmax(1)
@@ -224,15 +218,15 @@ def _right(logits: np.ndarray, labels: np.ndarray) -> int:
 def find_grid(reader, image: np.ndarray) -> list[GridTile]:
     """The calibration grid's tiles in a BGR array (see :func:`locate_grid`): the finder's
     finds, less those the shipped reader is sure are no tile (a shadow, two halves), placed
-    with the help of the numbers the reader reads on them. Raises :class:`GridError`."""
+    with the help of what the reader reads on them. Raises :class:`GridError`."""
     dets = reader.detect(image)
-    numbers: list[int | None] = []
+    read: list[str | None] = []
     if dets:
         src = CropSource(image)
         best = embed(reader, np.stack([src.crop(_upright(d)) for d in dets]))[0].argmax(1)
         dets = [d for d, c in zip(dets, best) if int(c) != NOT_A_TILE]
-        numbers = [_number(int(c)) for c in best if int(c) != NOT_A_TILE]
-    return locate_grid(dets, numbers)
+        read = [TILES[int(c) % N_TILES] for c in best if int(c) != NOT_A_TILE]
+    return locate_grid(dets, read)
 
 
 def calibrate(reader, image, *, seed: int = 0) -> CalibrationResult:

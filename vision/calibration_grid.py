@@ -160,11 +160,12 @@ def _places(row: list[int], u: np.ndarray, width: np.ndarray, pitch: float
     return kept[::-1], cols[::-1]
 
 
-def locate_grid(dets: list[dict], numbers: list[int | None] | None = None) -> list[GridTile]:
+def locate_grid(dets: list[dict], read: list[str | None] | None = None) -> list[GridTile]:
     """Each found tile's place in the grid. ``dets``: the finder's finds (``centre``,
     ``short``, ``long``, ``down``, in one image's pixels, as ``vision.Reader.detect`` gives
-    them). ``numbers``: what the reader reads on each find (None: a joker, or no reading),
-    used only to tell which end of a row misses a tile (see :func:`_offset`). Raises
+    them). ``read``: the tile the reader reads on each find (``"K5"``, ``"J"``; None: no
+    reading). Readings never name a tile; they tell which end of a row misses a tile (see
+    :func:`_offset`) and catch rows laid in another order (see :func:`_check_row`). Raises
     :class:`GridError` for a photo that is not a usable grid."""
     from .geometry import rect_corners
 
@@ -177,7 +178,7 @@ def locate_grid(dets: list[dict], numbers: list[int | None] | None = None) -> li
     down = _axis(dets)
     kept = _plausible(dets, down, short, long)
     dets = [dets[i] for i in kept]
-    read = [None if numbers is None else numbers[i] for i in kept]
+    read = [None if not read else read[i] for i in kept]
     centres = np.array([d["centre"] for d in dets], np.float64)
     width = np.array([d["short"] for d in dets], np.float64)
     rows = _chains(dets, down, short, long)
@@ -239,8 +240,9 @@ def locate_grid(dets: list[dict], numbers: list[int | None] | None = None) -> li
         if len(row) < MIN_PER_ROW:
             raise GridError(f"found only {len(row)} of the 13 {name} tiles: lay the whole row, "
                             f"1 to 13, with every tile in the photo")
-        if cols[-1] < 12:  # a missing tile at an end: which end shows against the other rows
-            cols = cols + _offset(u[row], cols, full, u, name, [read[i] for i in row])
+        if cols[-1] < 12:  # a tile missing at an end: which end, see _offset
+            cols = cols + _offset(u[row], cols, full, u, name, _numbers(read, row))
+        _check_row(colour, [read[i] for i in row], cols)
         for i, c in zip(row, cols):
             out.append(GridTile(GRID[r][c], _corners(dets[i], down, rect_corners), r, int(c)))
     for k, i in enumerate(jokers[0]):
@@ -249,14 +251,14 @@ def locate_grid(dets: list[dict], numbers: list[int | None] | None = None) -> li
 
 
 def _offset(u_row: np.ndarray, cols: np.ndarray, full_rows: list[list[int]], u: np.ndarray,
-            name: str, read: list[int | None]) -> int:
+            name: str, numbers: list[int | None]) -> int:
     """How many tiles are missing at the left end of a row that misses tiles at an end: the
     count the reader's numbers agree with for most of the row's tiles (a reader that misreads
     a new edition's numbers now and then still reads most of them, and a misread rarely
     matches a neighbour's place); where they do not settle it, from the columns of the
     complete rows (people lay rows a little shifted, so this is the weaker guess)."""
     shifts = range(13 - int(cols[-1]))
-    votes = [sum(n == c + k + 1 for n, c in zip(read, cols)) for k in shifts]
+    votes = [sum(n == c + k + 1 for n, c in zip(numbers, cols)) for k in shifts]
     best = max(votes)
     if 2 * best > len(cols) and votes.count(best) == 1:
         return votes.index(best)
@@ -266,6 +268,31 @@ def _offset(u_row: np.ndarray, cols: np.ndarray, full_rows: list[list[int]], u: 
     ref = np.array([[u[i] for i in row] for row in full_rows]).mean(0)
     errors = [float(np.abs(u_row - ref[cols + k]).mean()) for k in range(13 - int(cols[-1]))]
     return int(np.argmin(errors))
+
+
+def _numbers(read: list[str | None], row: list[int]) -> list[int | None]:
+    """The numbers read on a row's finds (None: a joker, or no reading)."""
+    return [None if read[i] in (None, "J") else int(read[i][1:]) for i in row]
+
+
+def _check_row(colour: str, read: list[str | None], cols) -> None:
+    """Refuse a row the reader reads as another colour, or as running from 13 down to 1: a
+    grid laid in another order than the page shows would teach every tile of it under another
+    tile's name. Only a clear majority counts (a new edition's ink or numerals may fool the
+    reader now and then)."""
+    name = COLOUR_NAMES[colour]
+    colours = [t[0] for t in read if t not in (None, "J")]
+    if colours:
+        top = max(COLOURS, key=colours.count)
+        if top != colour and 2 * colours.count(top) > len(colours) \
+                and 4 * colours.count(colour) <= len(colours):
+            raise GridError(f"the {name} row reads as {COLOUR_NAMES[top]} tiles: {_LAYOUT}")
+    numbers = [(int(t[1:]), int(c)) for t, c in zip(read, cols) if t not in (None, "J")]
+    forward = sum(n == c + 1 for n, c in numbers)
+    backward = sum(n == 13 - c for n, c in numbers)
+    if 2 * backward > len(numbers) and backward > forward:
+        raise GridError(f"the {name} row reads 13 to 1: lay each row 1 to 13 from left to "
+                        f"right, with the jokers under the red row")
 
 
 def _corners(det: dict, down: np.ndarray, rect_corners) -> np.ndarray:

@@ -44,10 +44,6 @@ def _grid(*, shift=(0.0, 0.0, 0.0, 0.0), leave_out=(), angle: float = 0.0):
     return finds, truth
 
 
-def _numbers(truth):
-    return [None if t == "J" else int(t[1:]) for t in truth]
-
-
 def _placed(grid) -> dict[tuple[int, int], str]:
     """Where each located tile lies (rounded centre), and its tile."""
     return {tuple(np.round(g.corners.mean(0)).astype(int)): g.tile for g in grid}
@@ -75,7 +71,7 @@ def test_a_tile_found_only_as_a_box_across_its_edge_leaves_its_place_empty():
     # K13 not found; a box between K12 and K13 instead. Naming that box K13 would teach
     # calibration half of K12 as K13; shifting the row would teach every black tile wrong.
     finds, truth = _grid(leave_out=("K13",))
-    grid = locate_grid(finds + [_find(11.5 * PITCH, 0.0)], _numbers(truth) + [12])
+    grid = locate_grid(finds + [_find(11.5 * PITCH, 0.0)], truth + ["K12"])
     assert _placed(grid) == _expected(finds, truth)
     assert "K13" not in [g.tile for g in grid]
 
@@ -83,7 +79,7 @@ def test_a_tile_found_only_as_a_box_across_its_edge_leaves_its_place_empty():
 def test_a_box_across_the_last_two_tiles_found_neither_is_named_neither():
     # K12 and K13 not found, only a box across their edge: it is half of each
     finds, truth = _grid(leave_out=("K12", "K13"))
-    grid = locate_grid(finds + [_find(11.5 * PITCH, 0.0)], _numbers(truth) + [12])
+    grid = locate_grid(finds + [_find(11.5 * PITCH, 0.0)], truth + ["K12"])
     assert _placed(grid) == _expected(finds, truth)
 
 
@@ -116,10 +112,10 @@ def test_the_reader_tells_which_end_of_a_shifted_row_misses_its_tile(missing):
     # The black row laid 0.6 of a tile to the right of the others: against the other rows'
     # columns, K1..K12 (K13 not found) would look like K2..K13.
     finds, truth = _grid(shift=(0.6, 0.0, 0.0, 0.0), leave_out=(missing,))
-    numbers = _numbers(truth)
-    numbers[2] = 8  # a reader of a new edition misreads a few
-    numbers[7] = 1 if missing == "K13" else 3
-    assert _placed(locate_grid(finds, numbers)) == _expected(finds, truth)
+    read = list(truth)
+    read[2] = "K8"  # a reader of a new edition misreads a few
+    read[7] = "B1" if missing == "K13" else "K3"
+    assert _placed(locate_grid(finds, read)) == _expected(finds, truth)
 
 
 def test_without_readings_a_row_missing_an_end_tile_is_placed_against_the_other_rows():
@@ -151,3 +147,27 @@ def test_rows_laid_side_by_side_are_refused():
     finds += [_find(c * PITCH, 3 * ROW_GAP) for c in range(2)]
     with pytest.raises(GridError, match="side by side.*lay the tiles out in five rows"):
         locate_grid(finds)
+
+
+def test_a_few_misread_colours_and_numbers_are_not_a_wrong_grid():
+    finds, truth = _grid()
+    read = list(truth)
+    read[0:3] = ["B1", "B2", "O8"]      # the black row: three misread
+    read[26:29] = ["R1", "R2", "R3"]    # the orange row: orange read as red, three times
+    assert _placed(locate_grid(finds, read)) == _expected(finds, truth)
+
+
+def test_rows_laid_in_another_colour_order_are_refused():
+    finds, truth = _grid()
+    # blue laid first, black second: the reader reads the rows' colours
+    read = [t if t == "J" else {"K": "B", "B": "K"}.get(t[0], t[0]) + t[1:] for t in truth]
+    with pytest.raises(GridError, match="the black row reads as blue tiles"):
+        locate_grid(finds, read)
+
+
+def test_a_row_laid_from_13_down_to_1_is_refused():
+    finds, truth = _grid()
+    read = list(truth)
+    read[13:26] = [f"B{14 - n}" for n in range(1, 14)]
+    with pytest.raises(GridError, match="the blue row reads 13 to 1"):
+        locate_grid(finds, read)
