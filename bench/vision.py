@@ -4,6 +4,9 @@
     python bench/vision.py --valid              # + rummiref evaluate on the shared valid photos
     python bench/vision.py --editions 40        # + 40 synthetic photos of other editions
     python bench/vision.py --yolo M.onnx        # with a YOLO-OBB finder (vision.yolo_finder)
+    python bench/vision.py --runs 1 --train --editions 150 --seed 9 --second-looks 15,30
+                                                # the reader's second looks chosen on the
+                                                # training photos (and other editions)
 
 Both finders side by side, with synthetic racks: ``bench/finders.py``.
 
@@ -119,6 +122,12 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--models", default=None)
     p.add_argument("--valid", action="store_true", help="evaluate the shared valid photos")
+    p.add_argument("--train", action="store_true",
+                   help="evaluate the shared training photos (the models saw them: a check "
+                        "of fit, and where the reader's own steps are chosen)")
+    p.add_argument("--second-looks", default=None, metavar="DEGREES",
+                   help="turns of the second look, comma-separated (default: the reader's, "
+                        "vision.reader.SECOND_LOOK_TURNS); '15,30' means -30,-15,15,30")
     p.add_argument("--editions", type=int, default=0,
                    help="evaluate this many synthetic photos of other tile editions")
     p.add_argument("--yolo", default=None, help="use this YOLO-OBB finder (ONNX) instead")
@@ -143,9 +152,14 @@ def main(argv=None) -> int:
         from vision.yolo_finder import YoloFinder
 
         finder = YoloFinder(args.yolo, threads=args.threads)
-    reader = Reader(args.models, threads=args.threads, finder=finder)
+    kw = {}
+    if args.second_looks:
+        degrees = sorted({float(x) for x in args.second_looks.split(",") if x.strip()})
+        kw["second_look_turns"] = tuple(sorted({-d for d in degrees} | set(degrees)))
+    reader = Reader(args.models, threads=args.threads, finder=finder, **kw)
     load_ms = (time.perf_counter() - t0) * 1000
-    out = {"threads": args.threads, "model_load_ms": round(load_ms, 1)}
+    out = {"threads": args.threads, "model_load_ms": round(load_ms, 1),
+           "second_look_turns": list(reader.second_look_turns)}
     out["latency"] = latency(reader, args.runs, args.seed)
     out["phone_photo"] = phone_photo(reader, args.runs, args.seed)
     out["peak_rss_mb"] = round(peak_rss_mb(), 1)
@@ -157,6 +171,10 @@ def main(argv=None) -> int:
                                     "rummiref-confusion-valid.png", progress=not args.json)
         else:
             out["valid"] = f"{valid} not found"
+    if args.train:
+        train = shared_photos_dir() / "train"
+        out["train"] = (evaluate(train, reader, progress=not args.json) if train.is_dir()
+                        else f"{train} not found")
     if args.editions:
         with tempfile.TemporaryDirectory() as tmp:
             folder = synthetic_editions(args.editions, args.seed, Path(tmp) / "editions")
@@ -171,7 +189,8 @@ def main(argv=None) -> int:
         print(json.dumps(out))
         return 0
     lat = out["latency"]
-    print(f"model load: {out['model_load_ms']} ms ({args.threads} threads)")
+    print(f"model load: {out['model_load_ms']} ms ({args.threads} threads); second looks at "
+          f"{out['second_look_turns']} degrees")
     print(f"latency, {lat['image']}, {lat['tiles_on_image']} tiles: median {lat['median_ms']} ms, "
           f"p90 {lat['p90_ms']} ms over {lat['runs']} runs (CPU time, all threads: median "
           f"{lat['median_cpu_ms']} ms); read {lat['tiles_read']} tiles, "
@@ -183,7 +202,7 @@ def main(argv=None) -> int:
           f"{ph['table_read_right']}; stages {ph['stages_ms_last_run']}")
     print(f"peak RSS: {out['peak_rss_mb']} MB (before loading the models: "
           f"{out['peak_rss_mb_before_models']} MB)")
-    for key in ("valid", "synthetic_editions"):
+    for key in ("valid", "train", "synthetic_editions"):
         if key in out:
             print(f"--- {key} ---")
             print(format_result(out[key]) if isinstance(out[key], dict) else out[key])

@@ -39,9 +39,8 @@ READER = "tile-reader.onnx"
 #: A tile the reader is not sure of at the finder's direction is looked at again turned by
 #: these angles (degrees): the finder's direction can be well off for a thick tile seen from
 #: the side. The surest reading wins; "not a tile" is the average over all the looks.
-#: Chosen on the 179 training photos (tile F1 0.9939 with turns up to 30 degrees, 0.9964 up
-#: to 45, 0.9958 up to 60), not on the valid photos; 150 synthetic photos of other editions
-#: read about as well either way (0.9388, 0.9380, 0.9354).
+#: Chosen on the 179 training photos, not on the valid photos (``bench/vision.py --train
+#: --second-looks``; the figures are in the reader's model card).
 SECOND_LOOK_TURNS = (-45.0, -30.0, -15.0, 15.0, 30.0, 45.0)
 #: ... when its best reading at the finder's direction is below this probability.
 SECOND_LOOK_BELOW = 0.97
