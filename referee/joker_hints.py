@@ -56,6 +56,8 @@ class JokerSearch(NewSets):
                 if not t.is_joker:
                     melds_of[t] = melds_of.get(t, frozenset()) | {i}
         self.melds_of = melds_of
+        #: whether tiles only the table has can come from different melds (new sets)
+        self.apart: dict = {}
         self.deadline = deadline
         self.cut = False
         self.tries = 0
@@ -67,6 +69,8 @@ class JokerSearch(NewSets):
         # the tiles of the table and of the rack, by search cell (number - 1) * NCOL + colour
         self.table_cells = cells_of(self.table_count)
         self.rack_cells = cells_of(self.rack_count)
+        self.cell_weight = [rack_weights(MAX_NUMBER, rules)[0][at // NCOL][0]
+                            for at in range(MAX_NUMBER * NCOL)]
         # the rests are alike: the faster reading stays faster; first, the one starting from
         # the end with fewer tiles
         self.leaning = Leaning.fewer_first(MAX_NUMBER, [
@@ -196,7 +200,8 @@ class JokerSearch(NewSets):
         for jokers in range(1, len(freed) + 1):
             sets = new_sets(jokers, self.rack_j, self.table_count, rack_left, min_rack,
                             self.melds_of, frozenset(owns[:jokers]),
-                            limit=PATTERN_SETS - sum(len(x) for _, x in lists))
+                            limit=PATTERN_SETS - sum(len(x) for _, x in lists),
+                            memo=self.apart)
             if sets is None:
                 return False  # too many to bound one by one
             lists.append((jokers, list(sets)))
@@ -344,6 +349,12 @@ class JokerSearch(NewSets):
         if known is not None and (known[1] is not None or known[0] is None or (
                 floor is not None and floor >= known[0])):
             melds = known[1]  # the best melds, or none worth more than this floor
+        elif floor is not None and opt_j * wj + sum(
+                (a - m) * w for a, m, w in zip(avail, must, self.cell_weight)) <= floor:
+            # every optional tile and joker laid would not beat the best: no search (the
+            # search would stop at its first position and say so)
+            melds = None
+            self.solved[key] = (floor, melds)
         else:
             melds = None
             must = [must[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
