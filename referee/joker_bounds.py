@@ -43,9 +43,12 @@ class Bounds:
         self.places: dict = {}
         self.sets: dict = {}
 
-    def pattern(self, pattern, best: Optional[int]):
+    def pattern(self, pattern, best: Optional[int], thirds: bool = False):
         """(bound, melds with each staying joker as its tile) for a pattern, or None when no
-        turn of it exists, or (``best``: the weight of the best turn found) none beats it."""
+        turn of it exists, or (``best``: the weight of the best turn found) none beats it.
+        ``thirds``: a staying joker whose tile has two copies on the table and the rack
+        already counts as a joker to lay anywhere, not as a third copy (which the exact
+        search cannot lay in a third group of its number): a weaker bound, but a bound."""
         n = MAX_NUMBER
         table_count = self.table_count.copy()
         rack_count = self.rack_count
@@ -54,7 +57,10 @@ class Bounds:
         for stands, fate in pattern:
             for s, taken in zip(stands, fate):
                 if not taken:
-                    table_count[s] += 1  # the joker, standing for s, is a tile s
+                    if thirds and table_count[s] + rack_count[s] >= 2:
+                        freed += 1
+                    else:
+                        table_count[s] += 1  # the joker, standing for s, is a tile s
                     continue
                 freed += 1
                 if not self.rules.joker_replacement_from_table:
@@ -102,30 +108,42 @@ class Bounds:
         bound for every combination of that pattern with that set, asked once for all
         (``combo[:joker_melds]``: the places of the joker melds)."""
         patterns = tuple(p.pattern for p in combo[:joker_melds])
-        fixed = combo[joker_melds:] + [place]
+        return self.of_sets(patterns, combo[joker_melds:] + [place], jokers, best)
+
+    def of_sets(self, patterns, fixed, jokers, best: int, stays_first: bool = False) -> int:
+        """:meth:`fixed`, remembered: the most weight a turn could lay with the new sets
+        ``fixed`` (holding ``jokers`` freed jokers) and the joker melds relaxed as
+        ``patterns`` say."""
         # the bound reads the tiles the sets take, not their order: a run with its joker at
         # either end is one key
-        key = (patterns, jokers) + tuple(
+        key = (patterns, jokers, stays_first) + tuple(
             (*(tuple(sorted(x)) for x in place_cells(p)), p.rack_jokers, p.freed)
             for p in fixed)
         got = self.sets.get(key)
         if got is None:
-            got = self.sets[key] = self.fixed(fixed, patterns, jokers, best)
+            got = self.sets[key] = self.fixed(fixed, patterns, jokers, best, stays_first)
         return got
 
-    def fixed(self, fixed, patterns, freed_used, best: int) -> int:
+    def fixed(self, fixed, patterns, freed_used, best: int, stays_first: bool = False) -> int:
         """The most weight a turn could lay with the places ``fixed`` as they are and the
         joker melds of ``patterns`` relaxed (a staying joker counts as its tile, a freed one
         goes anywhere; ``freed_used`` of the freed ones lie in the fixed places already).
         Each fixed place takes the table's copies of its tiles first, which never lays
         fewer rack tiles. A bound at or below the best found when it was asked is given as
-        that best (``best``: the weight of the best turn found). Worked out by search cell
-        (the tile counts as flat lists): it is asked for every new set of a pattern."""
+        that best (``best``: the weight of the best turn found). ``stays_first``: a joker
+        that stays counts as its tile before the fixed places take theirs, so that a place
+        may hold it (a new set holding that joker); otherwise the places take real tiles.
+        Worked out by search cell (the tile counts as flat lists): it is asked for every new
+        set of a pattern."""
         n = MAX_NUMBER
         weight, wj, cell_weight = self.weight, self.wj, self.cell_weight
         table, rack = self.table_cells[:], self.rack_cells[:]
         own = 0  # the rack tiles the fixed places themselves lay
         rack_j, freed = self.rack_j, -freed_used
+        stays = [cell(s) for stands, fate in patterns
+                 for s, taken in zip(stands, fate) if not taken]
+        for at in stays if stays_first else ():
+            table[at] += 1  # the joker, standing for s, is a tile s
         for place in fixed:
             own += place.rack_jokers * wj
             use, rack_only = place_cells(place)
@@ -140,15 +158,15 @@ class Bounds:
             rack_j -= place.rack_jokers
             freed += place.freed
         must_extra: dict = {}  # a rack tile that takes a freed joker's place, by cell
+        for at in () if stays_first else stays:
+            table[at] += 1
         for stands, fate in patterns:
             for s, taken in zip(stands, fate):
-                if not taken:
-                    table[cell(s)] += 1  # the joker, standing for s, is a tile s
-                    continue
-                freed += 1
-                if not self.rules.joker_replacement_from_table:
-                    at = cell(s)
-                    must_extra[at] = must_extra.get(at, 0) + 1
+                if taken:
+                    freed += 1
+                    if not self.rules.joker_replacement_from_table:
+                        at = cell(s)
+                        must_extra[at] = must_extra.get(at, 0) + 1
         if rack_j < 0 or freed < 0 or min(rack) < 0 or any(
                 rack[at] < k for at, k in must_extra.items()):
             return best

@@ -2,8 +2,9 @@
 patterns best bound first, places closest to the melds as they lie first, freed jokers laid
 in every new set they could go into (see :mod:`referee.hints` for the whole method). The
 places are listed by :mod:`referee.joker_places`, the bounds that skip work solved by
-:mod:`referee.joker_bounds`, and the freed jokers laid in new sets by
-:mod:`referee.joker_sets`."""
+:mod:`referee.joker_bounds`, the freed jokers laid in new sets by :mod:`referee.joker_sets`,
+and the patterns proven unable to beat the best by their new sets by
+:mod:`referee.joker_proof`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Optional
 
 from .joker_bounds import Bounds
 from .joker_places import Place, Places, cells_of, place_cells
+from .joker_proof import PatternProof
 from .joker_sets import NewSets
 from .move import Move, draw_move, move_value, split_rack, with_steps
 from .newsets import new_sets
@@ -31,9 +33,11 @@ PLACE_BOUND_SHARED = 4
 SET_BOUND_ALIKE = 3
 #: a pattern's freed joker is bounded set by set when it has this many new sets or fewer
 PATTERN_SETS = 100
+#: a pattern's proof by its new sets is tried before its places when this many are left
+PROOF_WORTH = 8
 
 
-class JokerSearch(NewSets):
+class JokerSearch(NewSets, PatternProof):
     """One hint: the best legal turn for ``rack_tiles`` on ``table`` under ``rules`` when
     the free move (``free``, jokers anywhere: the upper bound) is not legal, searched until
     the CPU-time ``deadline``."""
@@ -83,6 +87,11 @@ class JokerSearch(NewSets):
                              self.leaning)
         self.alike: Counter = Counter()
         self.settled: set = set()  # deferred places whose new sets were all tried
+        self.proven: set = set()  # patterns no turn of which beats the best (joker_proof)
+        self.proof_tried: dict = {}
+        self.apart_with: dict = {}
+        self.proof_lists: dict = {}
+        self.proof_witness: dict = {}
 
     def run(self) -> Move:
         # A pattern says, for each meld holding a joker, what its jokers stand for and which
@@ -109,7 +118,9 @@ class JokerSearch(NewSets):
                 return self._answer(True)
         bounds.sort(key=lambda x: x[0], reverse=True)
         options = None
-        unsettled = (0, 0)
+        # the bound of each pattern whose places were tried (or skipped) without covering
+        # every turn (two jokers: see the module's notes), unless its new sets prove it
+        unproven = {}
         later = []  # (bound, places not tried yet) of each pattern, for a second pass
         for bound, pattern, melds in bounds:
             if self.best is not None and self._best_weight() >= bound:
@@ -118,7 +129,7 @@ class JokerSearch(NewSets):
                 continue
             if self._pattern_ruled_out(pattern):
                 if not self.complete:
-                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
+                    unproven[pattern] = bound
                 continue
             if options is None:
                 options = [self.places.of(m) for m in self.jmelds]
@@ -128,25 +139,33 @@ class JokerSearch(NewSets):
             # first pass, so that every pattern gets its likeliest places early
             combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
                                           zip(c, self.jmelds)))
-            later.append((bound, combos[FIRST_PASS_PLACES:]))
-            self._places_up_to(combos[:FIRST_PASS_PLACES], bound)
+            later.append((bound, pattern, combos[FIRST_PASS_PLACES:]))
+            self._places_up_to(combos[:FIRST_PASS_PLACES], bound, pattern)
             if not self.complete:
-                unsettled = max(unsettled, (bound // BIG, bound % BIG))
-        unsettled = max(unsettled, self._settle_deferred())
-        for bound, combos in later:
-            self._places_up_to(combos, bound)
+                unproven[pattern] = bound
+        unsettled = self._settle_deferred()
+        for bound, pattern, combos in later:
+            self._places_up_to(combos, bound, pattern)
         unsettled = max(unsettled, self._settle_deferred(),
                         (self.untried // BIG, self.untried % BIG))
         got = move_value(self.best.placed, self.rules) if self.best is not None else (0, 0)
-        return self._answer(got >= unsettled and not self.cut)
+        if self.cut or got < unsettled:
+            return self._answer(False)
+        # the places of two joker melds do not cover every turn: each such pattern whose
+        # bound the best does not reach is proven by its new sets (joker_proof), and then
+        # the overfull patterns are bounded again (their first bounds bound no turn)
+        left = [(p, b) for p, b in unproven.items() if got < (b // BIG, b % BIG)]
+        return self._answer(not left or (all(self._proven(p) for p, _ in left)
+                                         and self._thirds_bounded(itertools.product(*per_meld))))
 
-    def _places_up_to(self, combos, bound) -> None:
-        """Try these places until a turn reaches ``bound`` or time runs out."""
+    def _places_up_to(self, combos, bound, pattern) -> None:
+        """Try these places (of ``pattern``) until a turn reaches ``bound``, the pattern is
+        proven unable to beat the best (:mod:`referee.joker_proof`) or time runs out."""
         shared = Counter((i, id(p)) for c in combos for i, p in enumerate(c))
-        for combo in combos:
+        for k, combo in enumerate(combos):
             if self.best is not None and self._best_weight() >= bound:
                 return
-            if self._late():
+            if self._late() or (len(combos) - k >= PROOF_WORTH and pattern in self.proven):
                 return
             if self._beaten(combo, shared):
                 continue
@@ -211,7 +230,9 @@ class JokerSearch(NewSets):
                 if self._late():
                     return False
                 place = Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
-                if self.bounds.fixed([place], pattern, jokers, best) > best:
+                if self.bounds.of_sets(pattern, [place], jokers, best) > best:
+                    if jokers == len(freed):  # it fails a proof too (joker_proof)
+                        self.proof_witness[pattern] = (jokers, (place,))
                     return False
         return True
 

@@ -34,6 +34,8 @@ class NewSets:
                 break
             if tried in self.settled:
                 continue  # all its new sets were tried by an earlier call: nothing new
+            if self._proven(tuple(p.pattern for p in combo[:len(self.jmelds)])):
+                continue  # no turn of its pattern beats the best (joker_proof)
             if self._late() or (self._new_sets(combo, pairs, opt_j, bound) and self.cut):
                 return bound // BIG, bound % BIG
             self.settled.add(tried)
