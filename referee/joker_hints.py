@@ -33,8 +33,6 @@ PLACE_BOUND_SHARED = 4
 SET_BOUND_ALIKE = 3
 #: a pattern's freed joker is bounded set by set when it has this many new sets or fewer
 PATTERN_SETS = 100
-#: a pattern's proof by its new sets is tried before its places when this many are left
-PROOF_WORTH = 8
 
 
 class JokerSearch(NewSets, PatternProof):
@@ -160,12 +158,13 @@ class JokerSearch(NewSets, PatternProof):
 
     def _places_up_to(self, combos, bound, pattern) -> None:
         """Try these places (of ``pattern``) until a turn reaches ``bound``, the pattern is
-        proven unable to beat the best (:mod:`referee.joker_proof`) or time runs out."""
+        proven unable to beat the best (:mod:`referee.joker_proof`: tried before each
+        deferred place's new sets, which cost far more than a place) or time runs out."""
         shared = Counter((i, id(p)) for c in combos for i, p in enumerate(c))
-        for k, combo in enumerate(combos):
+        for combo in combos:
             if self.best is not None and self._best_weight() >= bound:
                 return
-            if self._late() or (len(combos) - k >= PROOF_WORTH and pattern in self.proven):
+            if self._late() or pattern in self.proven:
                 return
             if self._beaten(combo, shared):
                 continue
