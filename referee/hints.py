@@ -32,7 +32,15 @@ and, if that is not legal, from the rack where it can; a set needing some of eac
 tried, and its bound stays unsettled. With one joker on the table and none on the rack this
 covers every other legal turn; with two, the places leave out turns that merge two joker melds or split a
 two-joker meld between its staying joker and the tile that freed the other, so such a
-pattern keeps its bound, and a hint below it is legal but not proven best.
+pattern keeps its bound, and a hint below it is legal but not proven best, unless the new
+sets of the pattern prove it (:mod:`referee.joker_proof`): every new set its freed jokers
+could go into (a joker that stays may lie in it, counted as its tile), and with two freed
+jokers every pair of such sets whose bounds alone beat the best, is bounded with the sets
+fixed; when none beats the best, no turn of the pattern does, and its places and sets not
+yet tried are skipped. A joker that stays standing for a tile whose two copies are on the
+table and the rack already is a third copy the exact search cannot lay as the player can (in
+a third group of its number), so such a pattern is never proven so, and before a proof is
+claimed it is bounded again with that joker free to go anywhere.
 
 Bounds that skip work, each an upper bound on every turn it rules out, so that they change
 how fast a hint comes, never which value it has (:mod:`referee.joker_bounds`, used by

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional
 
+from .joker_places import cell, cells_of, place_cells
 from .opening import rack_weights
 from .rules import Rules
 from .search import (
@@ -34,13 +35,20 @@ class Bounds:
         self.rules = rules
         self.table_count, self.rack_count, self.rack_j = table_count, rack_count, rack_j
         self.leaning = leaning
+        self.weight, self.wj = rack_weights(MAX_NUMBER, rules)
+        #: the tiles of the table and of the rack, and what a rack tile weighs, by cell
+        self.table_cells, self.rack_cells = cells_of(table_count), cells_of(rack_count)
+        self.cell_weight = [self.weight[at // NCOL][0] for at in range(MAX_NUMBER * NCOL)]
         #: upper bounds of the turns through one place, or one new set (see :meth:`fixed`)
         self.places: dict = {}
         self.sets: dict = {}
 
-    def pattern(self, pattern, best: Optional[int]):
+    def pattern(self, pattern, best: Optional[int], thirds: bool = False):
         """(bound, melds with each staying joker as its tile) for a pattern, or None when no
-        turn of it exists, or (``best``: the weight of the best turn found) none beats it."""
+        turn of it exists, or (``best``: the weight of the best turn found) none beats it.
+        ``thirds``: a staying joker whose tile has two copies on the table and the rack
+        already counts as a joker to lay anywhere, not as a third copy (which the exact
+        search cannot lay in a third group of its number): a weaker bound, but a bound."""
         n = MAX_NUMBER
         table_count = self.table_count.copy()
         rack_count = self.rack_count
@@ -49,7 +57,10 @@ class Bounds:
         for stands, fate in pattern:
             for s, taken in zip(stands, fate):
                 if not taken:
-                    table_count[s] += 1  # the joker, standing for s, is a tile s
+                    if thirds and table_count[s] + rack_count[s] >= 2:
+                        freed += 1
+                    else:
+                        table_count[s] += 1  # the joker, standing for s, is a tile s
                     continue
                 freed += 1
                 if not self.rules.joker_replacement_from_table:
@@ -97,61 +108,86 @@ class Bounds:
         bound for every combination of that pattern with that set, asked once for all
         (``combo[:joker_melds]``: the places of the joker melds)."""
         patterns = tuple(p.pattern for p in combo[:joker_melds])
-        fixed = combo[joker_melds:] + [place]
-        key = (patterns, jokers) + tuple(
-            (p.tiles, tuple(sorted(p.use.items())), tuple(sorted(p.rack_only.items())),
-             p.rack_jokers) for p in fixed)
+        return self.of_sets(patterns, combo[joker_melds:] + [place], jokers, best)
+
+    def of_sets(self, patterns, fixed, jokers, best: int, stays_first: bool = False) -> int:
+        """:meth:`fixed`, remembered: the most weight a turn could lay with the new sets
+        ``fixed`` (holding ``jokers`` freed jokers) and the joker melds relaxed as
+        ``patterns`` say."""
+        # the bound reads the tiles the sets take, not their order: a run with its joker at
+        # either end is one key
+        key = (patterns, jokers, stays_first) + tuple(
+            (*(tuple(sorted(x)) for x in place_cells(p)), p.rack_jokers, p.freed)
+            for p in fixed)
         got = self.sets.get(key)
         if got is None:
-            got = self.sets[key] = self.fixed(fixed, patterns, jokers, best)
+            got = self.sets[key] = self.fixed(fixed, patterns, jokers, best, stays_first)
         return got
 
-    def fixed(self, fixed, patterns, freed_used, best: int) -> int:
+    def fixed(self, fixed, patterns, freed_used, best: int, stays_first: bool = False) -> int:
         """The most weight a turn could lay with the places ``fixed`` as they are and the
         joker melds of ``patterns`` relaxed (a staying joker counts as its tile, a freed one
         goes anywhere; ``freed_used`` of the freed ones lie in the fixed places already).
         Each fixed place takes the table's copies of its tiles first, which never lays
         fewer rack tiles. A bound at or below the best found when it was asked is given as
-        that best (``best``: the weight of the best turn found)."""
+        that best (``best``: the weight of the best turn found). ``stays_first``: a joker
+        that stays counts as its tile before the fixed places take theirs, so that a place
+        may hold it (a new set holding that joker); otherwise the places take real tiles.
+        Worked out by search cell (the tile counts as flat lists): it is asked for every new
+        set of a pattern."""
         n = MAX_NUMBER
-        weight, wj = rack_weights(n, self.rules)
-        table_count = self.table_count.copy()
-        rack_count = self.rack_count.copy()
+        weight, wj, cell_weight = self.weight, self.wj, self.cell_weight
+        table, rack = self.table_cells[:], self.rack_cells[:]
         own = 0  # the rack tiles the fixed places themselves lay
         rack_j, freed = self.rack_j, -freed_used
+        stays = [cell(s) for stands, fate in patterns
+                 for s, taken in zip(stands, fate) if not taken]
+        for at in stays if stays_first else ():
+            table[at] += 1  # the joker, standing for s, is a tile s
         for place in fixed:
             own += place.rack_jokers * wj
-            for t, k in place.use.items():
-                from_table = min(k, table_count[t])
-                table_count[t] -= from_table
-                rack_count[t] -= k - from_table
-                own += (k - from_table) * weight[t.number - 1][0]
-            for t, k in place.rack_only.items():
-                rack_count[t] -= k
-                own += k * weight[t.number - 1][0]
+            use, rack_only = place_cells(place)
+            for at, k in use:
+                from_table = min(k, table[at])
+                table[at] -= from_table
+                rack[at] -= k - from_table
+                own += (k - from_table) * cell_weight[at]
+            for at, k in rack_only:
+                rack[at] -= k
+                own += k * cell_weight[at]
             rack_j -= place.rack_jokers
             freed += place.freed
-        must_extra = Counter()
+        must_extra: dict = {}  # a rack tile that takes a freed joker's place, by cell
+        for at in () if stays_first else stays:
+            table[at] += 1
         for stands, fate in patterns:
             for s, taken in zip(stands, fate):
-                if not taken:
-                    table_count[s] += 1  # the joker, standing for s, is a tile s
-                    continue
-                freed += 1
-                if not self.rules.joker_replacement_from_table:
-                    must_extra[s] += 1  # a rack s takes its place
-        bound = best
-        if rack_j >= 0 and freed >= 0 and all(k >= 0 for k in rack_count.values()) and all(
-                rack_count[s] >= k for s, k in must_extra.items()):
-            must, avail = _grids(n, table_count, rack_count, must_extra)
-            extra = own + sum(weight[t.number - 1][0] * k for t, k in must_extra.items())
-            if not _dead_must(n, must, avail, freed + rack_j):
-                avail = _prune_optional(n, must, avail, freed + rack_j)
-                value, _ = _lay_valued(n, must, avail, weight, freed, rack_j, wj,
-                                       best - extra, self.leaning)
-                if value is not None:
-                    bound = max(bound, value + extra)
-        return bound
+                if taken:
+                    freed += 1
+                    if not self.rules.joker_replacement_from_table:
+                        at = cell(s)
+                        must_extra[at] = must_extra.get(at, 0) + 1
+        if rack_j < 0 or freed < 0 or min(rack) < 0 or any(
+                rack[at] < k for at, k in must_extra.items()):
+            return best
+        extra = own + sum(cell_weight[at] * k for at, k in must_extra.items())
+        must = [min(4, t) for t in table]
+        for at, k in must_extra.items():
+            must[at] = min(4, table[at] + k)
+        avail = [min(4, t + r) for t, r in zip(table, rack)]
+        # every optional tile and joker laid cannot beat the best: the search would say so
+        # at its first position (what the cells above cost is most of a bound's work)
+        if extra + rack_j * wj + sum(
+                (a - m) * w for a, m, w in zip(avail, must, cell_weight)) <= best:
+            return best
+        must = [must[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
+        avail = [avail[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
+        if _dead_must(n, must, avail, freed + rack_j):
+            return best
+        avail = _prune_optional(n, must, avail, freed + rack_j)
+        value, _ = _lay_valued(n, must, avail, weight, freed, rack_j, wj, best - extra,
+                               self.leaning)
+        return best if value is None else max(best, value + extra)
 
 
 def _grids(n: int, table_count: Counter, rack_count: Counter, must_extra: Counter):

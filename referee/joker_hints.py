@@ -2,8 +2,9 @@
 patterns best bound first, places closest to the melds as they lie first, freed jokers laid
 in every new set they could go into (see :mod:`referee.hints` for the whole method). The
 places are listed by :mod:`referee.joker_places`, the bounds that skip work solved by
-:mod:`referee.joker_bounds`, and the freed jokers laid in new sets by
-:mod:`referee.joker_sets`."""
+:mod:`referee.joker_bounds`, the freed jokers laid in new sets by :mod:`referee.joker_sets`,
+and the patterns proven unable to beat the best by their new sets by
+:mod:`referee.joker_proof`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Optional
 
 from .joker_bounds import Bounds
 from .joker_places import Place, Places, cells_of, place_cells
+from .joker_proof import PatternProof
 from .joker_sets import NewSets
 from .move import Move, draw_move, move_value, split_rack, with_steps
 from .newsets import new_sets
@@ -33,7 +35,7 @@ SET_BOUND_ALIKE = 3
 PATTERN_SETS = 100
 
 
-class JokerSearch(NewSets):
+class JokerSearch(NewSets, PatternProof):
     """One hint: the best legal turn for ``rack_tiles`` on ``table`` under ``rules`` when
     the free move (``free``, jokers anywhere: the upper bound) is not legal, searched until
     the CPU-time ``deadline``."""
@@ -56,6 +58,8 @@ class JokerSearch(NewSets):
                 if not t.is_joker:
                     melds_of[t] = melds_of.get(t, frozenset()) | {i}
         self.melds_of = melds_of
+        #: whether tiles only the table has can come from different melds (new sets)
+        self.apart: dict = {}
         self.deadline = deadline
         self.cut = False
         self.tries = 0
@@ -67,6 +71,8 @@ class JokerSearch(NewSets):
         # the tiles of the table and of the rack, by search cell (number - 1) * NCOL + colour
         self.table_cells = cells_of(self.table_count)
         self.rack_cells = cells_of(self.rack_count)
+        self.cell_weight = [rack_weights(MAX_NUMBER, rules)[0][at // NCOL][0]
+                            for at in range(MAX_NUMBER * NCOL)]
         # the rests are alike: the faster reading stays faster; first, the one starting from
         # the end with fewer tiles
         self.leaning = Leaning.fewer_first(MAX_NUMBER, [
@@ -79,6 +85,11 @@ class JokerSearch(NewSets):
                              self.leaning)
         self.alike: Counter = Counter()
         self.settled: set = set()  # deferred places whose new sets were all tried
+        self.proven: set = set()  # patterns no turn of which beats the best (joker_proof)
+        self.proof_tried: dict = {}
+        self.apart_with: dict = {}
+        self.proof_lists: dict = {}
+        self.proof_witness: dict = {}
 
     def run(self) -> Move:
         # A pattern says, for each meld holding a joker, what its jokers stand for and which
@@ -105,7 +116,9 @@ class JokerSearch(NewSets):
                 return self._answer(True)
         bounds.sort(key=lambda x: x[0], reverse=True)
         options = None
-        unsettled = (0, 0)
+        # the bound of each pattern whose places were tried (or skipped) without covering
+        # every turn (two jokers: see the module's notes), unless its new sets prove it
+        unproven = {}
         later = []  # (bound, places not tried yet) of each pattern, for a second pass
         for bound, pattern, melds in bounds:
             if self.best is not None and self._best_weight() >= bound:
@@ -114,7 +127,7 @@ class JokerSearch(NewSets):
                 continue
             if self._pattern_ruled_out(pattern):
                 if not self.complete:
-                    unsettled = max(unsettled, (bound // BIG, bound % BIG))
+                    unproven[pattern] = bound
                 continue
             if options is None:
                 options = [self.places.of(m) for m in self.jmelds]
@@ -124,25 +137,34 @@ class JokerSearch(NewSets):
             # first pass, so that every pattern gets its likeliest places early
             combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
                                           zip(c, self.jmelds)))
-            later.append((bound, combos[FIRST_PASS_PLACES:]))
-            self._places_up_to(combos[:FIRST_PASS_PLACES], bound)
+            later.append((bound, pattern, combos[FIRST_PASS_PLACES:]))
+            self._places_up_to(combos[:FIRST_PASS_PLACES], bound, pattern)
             if not self.complete:
-                unsettled = max(unsettled, (bound // BIG, bound % BIG))
-        unsettled = max(unsettled, self._settle_deferred())
-        for bound, combos in later:
-            self._places_up_to(combos, bound)
+                unproven[pattern] = bound
+        unsettled = self._settle_deferred()
+        for bound, pattern, combos in later:
+            self._places_up_to(combos, bound, pattern)
         unsettled = max(unsettled, self._settle_deferred(),
                         (self.untried // BIG, self.untried % BIG))
         got = move_value(self.best.placed, self.rules) if self.best is not None else (0, 0)
-        return self._answer(got >= unsettled and not self.cut)
+        if self.cut or got < unsettled:
+            return self._answer(False)
+        # the places of two joker melds do not cover every turn: each such pattern whose
+        # bound the best does not reach is proven by its new sets (joker_proof), and then
+        # the overfull patterns are bounded again (their first bounds bound no turn)
+        left = [(p, b) for p, b in unproven.items() if got < (b // BIG, b % BIG)]
+        return self._answer(not left or (all(self._proven(p) for p, _ in left)
+                                         and self._thirds_bounded(itertools.product(*per_meld))))
 
-    def _places_up_to(self, combos, bound) -> None:
-        """Try these places until a turn reaches ``bound`` or time runs out."""
+    def _places_up_to(self, combos, bound, pattern) -> None:
+        """Try these places (of ``pattern``) until a turn reaches ``bound``, the pattern is
+        proven unable to beat the best (:mod:`referee.joker_proof`: tried before each
+        deferred place's new sets, which cost far more than a place) or time runs out."""
         shared = Counter((i, id(p)) for c in combos for i, p in enumerate(c))
         for combo in combos:
             if self.best is not None and self._best_weight() >= bound:
                 return
-            if self._late():
+            if self._late() or pattern in self.proven:
                 return
             if self._beaten(combo, shared):
                 continue
@@ -196,7 +218,8 @@ class JokerSearch(NewSets):
         for jokers in range(1, len(freed) + 1):
             sets = new_sets(jokers, self.rack_j, self.table_count, rack_left, min_rack,
                             self.melds_of, frozenset(owns[:jokers]),
-                            limit=PATTERN_SETS - sum(len(x) for _, x in lists))
+                            limit=PATTERN_SETS - sum(len(x) for _, x in lists),
+                            memo=self.apart)
             if sets is None:
                 return False  # too many to bound one by one
             lists.append((jokers, list(sets)))
@@ -206,7 +229,9 @@ class JokerSearch(NewSets):
                 if self._late():
                     return False
                 place = Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
-                if self.bounds.fixed([place], pattern, jokers, best) > best:
+                if self.bounds.of_sets(pattern, [place], jokers, best) > best:
+                    if jokers == len(freed):  # it fails a proof too (joker_proof)
+                        self.proof_witness[pattern] = (jokers, (place,))
                     return False
         return True
 
@@ -344,6 +369,12 @@ class JokerSearch(NewSets):
         if known is not None and (known[1] is not None or known[0] is None or (
                 floor is not None and floor >= known[0])):
             melds = known[1]  # the best melds, or none worth more than this floor
+        elif floor is not None and opt_j * wj + sum(
+                (a - m) * w for a, m, w in zip(avail, must, self.cell_weight)) <= floor:
+            # every optional tile and joker laid would not beat the best: no search (the
+            # search would stop at its first position and say so)
+            melds = None
+            self.solved[key] = (floor, melds)
         else:
             melds = None
             must = [must[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]

@@ -34,6 +34,8 @@ class NewSets:
                 break
             if tried in self.settled:
                 continue  # all its new sets were tried by an earlier call: nothing new
+            if self._proven(tuple(p.pattern for p in combo[:len(self.jmelds)])):
+                continue  # no turn of its pattern beats the best (joker_proof)
             if self._late() or (self._new_sets(combo, pairs, opt_j, bound) and self.cut):
                 return bound // BIG, bound % BIG
             self.settled.add(tried)
@@ -46,7 +48,8 @@ class NewSets:
         jokers, own = pairs[0]
         table_left, rack_left = self._left(combo)
         for new in new_sets(jokers, opt_j, table_left, rack_left,
-                            self.rules.joker_reuse_min_rack_tiles, self.melds_of, own):
+                            self.rules.joker_reuse_min_rack_tiles, self.melds_of, own,
+                            memo=self.apart):
             if self._late() or (self.best is not None
                                 and self._best_weight() >= bound):
                 return True
@@ -75,7 +78,8 @@ class NewSets:
         (_, own1), (_, own2) = pairs
         table_left, rack_left = self._left(combo)
         min_rack = self.rules.joker_reuse_min_rack_tiles
-        for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1):
+        for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1,
+                              memo=self.apart):
             place1 = Place(first.tiles, first.use, Counter(), first.rack_jokers, 0)
             if self._late():
                 return True
@@ -89,7 +93,7 @@ class NewSets:
                 continue
             left_t, left_r = self._left(combo + [place1])
             for second in new_sets(1, opt_j - first.rack_jokers, left_t, left_r, min_rack,
-                                   self.melds_of, own2):
+                                   self.melds_of, own2, memo=self.apart):
                 if self._late() or (self.best is not None
                                     and self._best_weight() >= bound):
                     return True

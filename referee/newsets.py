@@ -40,13 +40,17 @@ class NewSet:
 def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
              rack_left: Mapping[Tile, int], min_rack: int,
              melds_of: Mapping[Tile, frozenset], own: frozenset,
-             limit: int | None = None) -> Iterator[NewSet] | None:
+             limit: int | None = None, memo: dict | None = None) -> Iterator[NewSet] | None:
     """Every new set holding ``jokers`` freed jokers and up to ``rack_jokers`` jokers from the
     rack (at most two jokers in all), the most tiles the rack could give first, then the
     shortest. ``table_left`` / ``rack_left``: copies of each tile still free on the table and
     on the rack; ``melds_of[t]``: the melds of the table before that hold a ``t``; ``own``: the
     melds the freed jokers were taken from. With a ``limit``: None as soon as there are more
-    sets than that."""
+    sets than that. ``memo``: a dict kept by the caller for one ``melds_of`` (one table), in
+    which whether tiles can come from different melds is remembered across calls (a hint asks
+    for the sets of many places, and the same tiles come up in most of them)."""
+    if memo is None:
+        memo = {}
     # which tiles are there, and which the rack has, by colour and number (the shapes are
     # many and most fail the rack-tile minimum: tiles are made only for those that pass)
     there = [[False] * (MAX_NUMBER + 1) for _ in COLOURS]
@@ -66,10 +70,15 @@ def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
             from_rack = sum(1 for ck in shape if ck is not None and in_rack[ck[0]][ck[1]])
             if from_rack + extra < min_rack:
                 continue
-            forced = [_TILES[c][k] for c, k in (ck for ck in shape if ck is not None)
-                      if table_only[c][k]]
-            if not _distinct_melds(forced, melds_of, own):
-                continue
+            forced = tuple(ck for ck in shape if ck is not None and table_only[ck[0]][ck[1]])
+            if forced:
+                key = (forced, own)
+                apart = memo.get(key)
+                if apart is None:
+                    apart = memo[key] = _distinct_melds(
+                        [_TILES[c][k] for c, k in forced], melds_of, own)
+                if not apart:
+                    continue
             tiles = tuple(JOKER if ck is None else _TILES[ck[0]][ck[1]] for ck in shape)
             real = [t for t in tiles if not t.is_joker]
             found.append(NewSet(tiles, Counter(real), extra, from_rack))

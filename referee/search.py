@@ -219,15 +219,22 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
     if leaning is not None:
         ids = leaning.rows(*args[:4])  # (n, must, avail, weight)
         up, down = (leaning.shared, ids), (leaning.shared, ids[::-1])
-    searches = [_Search(*args, shared=up, **kw), _Search(*args, reverse=True, shared=down, **kw)]
+    readings = [(False, up), (True, down)]
     shares = (1, 1)
     if leaning is not None:
         if leaning.reverse:
-            searches.reverse()
+            readings.reverse()
         shares = (Leaning.LEAN, 1)
+    # the second reading is set up only when the first runs out of budget (most of a hint
+    # search's solves end within the first budget, and setting one up costs about as much)
+    searches: list = [None, None]
     budget = 100
     while True:
-        for search, share in zip(searches, shares):
+        for i, share in enumerate(shares):
+            if searches[i] is None:
+                reverse, shared = readings[i]
+                searches[i] = _Search(*args, reverse=reverse, shared=shared, **kw)
+            search = searches[i]
             search.budget = budget * share
             try:
                 value, decisions = search.solve()

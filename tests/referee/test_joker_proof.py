@@ -1,0 +1,119 @@
+"""Hints on tables holding two joker melds, where the places the hint search tries do not
+cover every turn (the two melds may merge, a freed joker may share a set with the joker that
+stays): a hint is proven best only through its patterns' new sets (``referee.joker_proof``).
+Every hint said to be proven must be the best legal turn the brute force of ``test_hints``
+finds, including the turns whose value is exactly a bound the proof compares with."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from referee import COLOURS, JOKER, PRESETS, Tile, best_move, check_turn, parse_table
+from tests.referee.test_hints import PRESET_NAMES, brute_best
+
+
+def _joker_meld(rng, colour=None, near=None):
+    """A run or group of 3-4 tiles, one of them a joker, near ``near`` in number."""
+    if rng.random() < 0.6:
+        c = colour or rng.choice(COLOURS)
+        start = rng.randint(1, 10) if near is None else max(1, min(10, near + rng.randint(-4, 4)))
+        meld = [Tile(c, n) for n in range(start, start + rng.randint(3, 4)) if n <= 13]
+    else:
+        number = rng.randint(1, 13) if near is None else max(1, min(13, near + rng.randint(-1, 1)))
+        meld = [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
+    if len(meld) < 3:
+        return None
+    meld[rng.randrange(len(meld))] = JOKER
+    return meld
+
+
+def _two_joker_melds(rng):
+    """Two melds holding a joker each, often of one colour or near in number (so that they
+    can merge), and a rack of 1-4 tiles near them; None when the draw is not a table."""
+    first = _joker_meld(rng)
+    if first is None:
+        return None
+    real = [t for t in first if not t.is_joker]
+    second = _joker_meld(rng, real[0].colour if rng.random() < 0.5 else None, real[0].number)
+    if second is None:
+        return None
+    used = Counter(first + second)
+    if any(k > 2 for k in used.values()):
+        return None
+    numbers = [t.number for t in real + second if not t.is_joker]
+    lo, hi = max(1, min(numbers) - 2), min(13, max(numbers) + 2)
+    pool = [Tile(c, n) for c in COLOURS for n in range(lo, hi + 1)
+            for _ in range(2 - used[Tile(c, n)])]
+    return [first, second], rng.sample(pool, rng.randint(1, 4))
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_proven_hints_on_two_joker_melds_are_the_best_legal_turn(preset):
+    rules = PRESETS[preset]
+    rng = random.Random(f"two-joker-melds-{preset}")
+    compared = exact = 0
+    while compared < 30:
+        drawn = _two_joker_melds(rng)
+        if drawn is None:
+            continue
+        melds, rack = drawn
+        table = parse_table([" ".join(map(str, m)) for m in melds])
+        if not all(m.tiles for m in table):
+            continue
+        move = best_move(table, rack, rules, cpu_limit=None)  # a busy machine must not cut it
+        assert check_turn(table, move.table, rack, rules=rules).legal
+        got, best = (len(move.placed), move.points), brute_best(table, rack, rules)
+        assert got <= best
+        if move.exact:
+            assert got == best, f"{preset}: {table} + {rack}: hint {move.table} {got}, best {best}"
+            exact += 1
+        compared += 1
+    assert exact >= compared // 2  # the proof holds on most of them
+
+
+def test_both_jokers_freed_into_new_sets_of_their_own_is_proven_by_pairs_of_sets():
+    # each joker freed into a new set of its own with the rack's tiles (B10 O10 J): the
+    # proof pairs every set of the one with every set of the other
+    table, rack, preset = "B6 J R6 | B8 B9 J", "O6 O10 R11 B10 B5", "sabra-way"
+    move = best_move(table, rack, preset, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert (len(move.placed), move.points) == (3, 26) and move.exact
+    assert brute_best(parse_table(table), rack.split(), PRESETS[preset]) == (3, 26)
+
+
+def test_no_proof_from_a_joker_that_stays_as_a_third_copy_of_its_tile():
+    # The best turn (2 tiles) keeps both jokers: one stands for K1 beside the two real K1s,
+    # in a third group of 1s, which the exact search cannot lay with a third K1 tile. The
+    # bounds of that pattern bound nothing, so the weaker turn found may not be called best.
+    table, rack, preset = "J O1 B1 | R1 J K1 O1", "K1 B3 R1", "pressman-1998"
+    move = best_move(table, rack, preset, cpu_limit=None)
+    got = (len(move.placed), move.points)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert brute_best(parse_table(table), rack.split(), PRESETS[preset]) == (2, 2)
+    assert got == (2, 2) or not move.exact, (move.table, got)
+
+
+def test_the_bench_hint_whose_pairs_of_new_sets_end_its_search():
+    # the bench's joker hint #24 (pressman-1998): the best turn found lays 15 of the 17 rack
+    # tiles (103 points); its pattern freeing both jokers is then proven by pairs of new
+    # sets and its other places and sets are skipped (it used to run to the time limit)
+    table = ("K13 B13 R13 | K2 B2 R2 J | O5 O6 O7 O8 O9 J | O9 O10 O11 | K8 K9 K10 K11 K12 | "
+             "K6 B6 O6 R6 | K8 B8 O8 R8")
+    rack = "R3 K7 B2 O7 K4 O10 R10 O2 B12 R8 B6 B7 R4 O11 K7 B8 R9"
+    move = best_move(table, rack, "pressman-1998", cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules="pressman-1998").legal
+    assert (len(move.placed), move.points) == (15, 103)
+
+
+def test_a_freed_joker_set_that_beats_the_best_fails_the_proof():
+    # the bench's joker hint #7 (tournament): 9 rack tiles, 47 points, proven best by the
+    # search exhausting its places (every search before the new-set proof said so too); a
+    # proof that overlooked a new set of the freed joker whose bound beats a weaker turn
+    # would stop at 44 points and call that the best
+    table = ("B4 B5 B6 J | K4 K5 K6 K7 K8 | O9 O10 O11 O12 O13 | O8 O9 O10 O11 | K2 B2 R2 | "
+             "R3 R4 R5 R6 J | B10 B11 B12 B13 | K13 B13 O13 R13")
+    rack = "R11 O1 O4 K10 K1 O5 R8 R9 K3 O1 B7 B5 K5"
+    move = best_move(table, rack, "tournament", cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules="tournament").legal
+    assert (len(move.placed), move.points) == (9, 47) and move.exact
