@@ -1,8 +1,9 @@
 """Upper bounds for the hint search (:mod:`referee.joker_hints`) on the turns of a
 *pattern* (what each joker of the table stands for, and whether it stays or is exchanged),
 each a relaxed exact search: a joker that stays counts as the tile it stands for wherever it
-lies, a freed one goes anywhere. With places fixed (a joker meld's place, a new set for a
-freed joker) the bound holds for every turn with those places, and is asked once for all the
+lies (beside both copies of that tile too: the exact search lays such a third copy in a
+third group of its number, as a player may lay the joker), a freed one goes anywhere. With
+places fixed (a joker meld's place, a new set for a freed joker) the bound holds for every turn with those places, and is asked once for all the
 combinations that share them. Every bound is an upper bound on every turn it rules out, so
 the bounds change how fast a hint comes, never which value it has."""
 
@@ -47,8 +48,9 @@ class Bounds:
         """(bound, melds with each staying joker as its tile) for a pattern, or None when no
         turn of it exists, or (``best``: the weight of the best turn found) none beats it.
         ``thirds``: a staying joker whose tile has two copies on the table and the rack
-        already counts as a joker to lay anywhere, not as a third copy (which the exact
-        search cannot lay in a third group of its number): a weaker bound, but a bound."""
+        already counts as a joker to lay anywhere, not as a third copy: a weaker bound, but
+        a bound (the proof's check of such patterns; counted as a third copy the bound holds
+        too, the exact search laying it in a third group of its number)."""
         n = MAX_NUMBER
         table_count = self.table_count.copy()
         rack_count = self.rack_count

@@ -48,9 +48,10 @@ class PatternProof:
 
     def _overfull(self, pattern) -> bool:
         """Does a joker that stays stand for a tile whose two copies are on the table and the
-        rack already? Counted as that tile, it would be a third copy, which the exact search
-        cannot lay as the player can (in a third group of its number): the pattern's bounds
-        then bound no turn (:meth:`_thirds_bounded` asks again for a proof)."""
+        rack already? Counted as that tile, it is a third copy, which the player may lay in a
+        third group of its number. The exact search lays it so too (the pattern's bounds
+        hold), but the proof's new sets were not checked for it: such a pattern is not proven
+        by them, and :meth:`_thirds_bounded` bounds it again with the joker anywhere."""
         seen: Counter = Counter()
         for stands, fate in pattern:
             for s, taken in zip(stands, fate):

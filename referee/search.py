@@ -15,6 +15,10 @@ so the state after a number is fixed by how many run slots a colour fills, and e
 are interchangeable (a colour's state is a sorted tuple: 35 states). Groups are checked once
 per number: with ``g_c`` tiles of colour ``c`` in groups (at most one per group) and ``j``
 jokers, ``k`` groups of 3-4 exist exactly when ``max g_c <= k`` and ``3k <= sum g + j <= 4k``.
+A colour may put up to three tiles of a number into groups: the set has two copies of each
+tile, but the hint search's bounds (:mod:`referee.joker_bounds`) count a joker that stays as
+the tile it stands for, and a player may lay it beside both copies, each in a group of its own
+(``K4 B4 R4 | K4 O4 R4 | B4 O4 J``, the joker R4): a third copy.
 Every meld has at least three tiles and a set has two jokers, so no meld is jokers only.
 
 Speed, without giving up exactness:
@@ -134,7 +138,8 @@ def _options(sc, jl, must, avail, w, cap1, cap2, number, zero_jokers, joker_star
             # left unused or put in a group: the tile itself could take its place)
             spare = jl - jr
             points = u * number if zero_jokers else (u + jr) * number
-            for g in range(0, (min(u, 2) if not (relaxed and jr) else 0) + 1):
+            # (three in groups: a third copy, a joker counted as its tile; see above)
+            for g in range(0, (min(u, 3) if not (relaxed and jr) else 0) + 1):
                 r = u - g + jr
                 if r > 4:
                     continue
@@ -299,10 +304,11 @@ class _Search:
             v, c = divmod(pos, NCOL)
             ub[pos] = ub[pos + 1] + (avail[v][c] - must[v][c]) * weight[v][c]
         self.ub = ub
-        # most tiles the later colours of the same number could add to its groups
+        # most tiles the later colours of the same number could add to its groups (three with
+        # a third copy)
         room = []
         for row in avail:
-            capped = [k if k < 2 else 2 for k in row]
+            capped = [k if k < 3 else 3 for k in row]
             room += [capped[1] + capped[2] + capped[3], capped[2] + capped[3], capped[3], 0]
         self.group_room = room
 
