@@ -192,7 +192,7 @@ def leave_unselected_alone(path: Path, module: str, patterns: list[str]) -> bool
 
 
 def prepare(workdir: Path, files: list[str], tests: list[str],
-            patterns: list[str] | None = None) -> None:
+            patterns: list[str] | None = None, timeout_multiplier: float | None = None) -> None:
     """A fresh copy of the project in ``workdir`` with mutmut's settings for this target;
     with ``patterns``, only the functions they name are mutated (and only their files)."""
     if workdir.exists():
@@ -225,6 +225,8 @@ def prepare(workdir: Path, files: list[str], tests: list[str],
                 f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
                 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]\n'
                 "use_git_change_detection = false\n")
+        if timeout_multiplier is not None:
+            f.write(f"timeout_multiplier = {timeout_multiplier}\n")
 
 
 def counts(workdir: Path, venv_bin: Path) -> tuple[dict[str, int], list[str]]:
@@ -251,6 +253,10 @@ def main(argv: list[str] | None = None) -> int:
                          "they name are mutated, the others run at full speed")
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--diffs", action="store_true", help="print each survivor's change")
+    ap.add_argument("--timeout-multiplier", type=float, default=None,
+                    help="mutmut's timeout_multiplier (default 15): a mutant is stopped after "
+                         "2 x multiplier x (its tests' time + 1 s) of CPU time; a loop that never "
+                         "ends (the assignment's `while True`) then costs minutes unless lowered")
     args = ap.parse_args(argv)
     venv_bin = Path(sys.executable).parent
     if not (venv_bin / "mutmut").exists():
@@ -262,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.target == "all" and args.workdir:
             workdir = args.workdir / target
         names = args.functions if args.functions is not None else patterns
-        prepare(workdir, files, tests, names)
+        prepare(workdir, files, tests, names, args.timeout_multiplier)
         # the copy is not beside ../shared: point the tests at the checkout's
         from tests.conftest import SHARED
 
