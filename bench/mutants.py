@@ -114,6 +114,14 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["tests/referee/test_nearest.py", "tests/referee/test_cli.py",
          "tests/referee/test_turnlog.py", "-k", "not corrected_log_replays"],
         []),
+    # the matching behind a nearest table cut short (each of its melds continues one of the
+    # player's): only the tests whose search runs out of steps reach it, so its mutants need
+    # not wait for every dispute test (the rest of nearest.py is under referee-dispute)
+    "referee-nearest-matching": (
+        ["referee/nearest.py"],
+        ["tests/referee/test_nearest.py", "-k",
+         "best_assignment or cut_short or too_hard or out_of_steps"],
+        ["referee.nearest.x_best_assignment*", "referee.nearest.x\u01c1_Search\u01c1matched*"]),
     # the reader's steps after the networks: duplicates, odd sizes, 6 or 9, melds, sanity,
     # the order tiles are listed in
     "reader-steps": (

@@ -104,7 +104,7 @@ ONE_SET_RACKS = [
     # only together
     ("R13 J J B1 B2 K1 K2 B9 K9 O9", 39, False),
     # a three-number run decides (the jokers then lie in a group of K11)
-    ("J J R9 R11 R10 K11 R7", 29, False),
+    ("J J R9 R11 R10 K11 R7", 29, True),
     # K12 and both jokers (12 with jokers counting 0) is the only set worth 12: no run or group
     # of one or two tiles may open
     ("J J K12 R4 O5 K5 O4", 12, True),
