@@ -114,6 +114,14 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["tests/referee/test_nearest.py", "tests/referee/test_cli.py",
          "tests/referee/test_turnlog.py", "-k", "not corrected_log_replays"],
         []),
+    # the matching behind a nearest table cut short (each of its melds continues one of the
+    # player's): only the tests whose search runs out of steps reach it, so its mutants need
+    # not wait for every dispute test (the rest of nearest.py is under referee-dispute)
+    "referee-nearest-matching": (
+        ["referee/nearest.py"],
+        ["tests/referee/test_nearest.py", "-k",
+         "best_assignment or cut_short or too_hard or out_of_steps"],
+        ["referee.nearest.x_best_assignment*", "referee.nearest.x\u01c1_Search\u01c1matched*"]),
     # the reader's steps after the networks: duplicates, odd sizes, 6 or 9, melds, sanity,
     # the order tiles are listed in
     "reader-steps": (
@@ -192,7 +200,7 @@ def leave_unselected_alone(path: Path, module: str, patterns: list[str]) -> bool
 
 
 def prepare(workdir: Path, files: list[str], tests: list[str],
-            patterns: list[str] | None = None) -> None:
+            patterns: list[str] | None = None, timeout_multiplier: float | None = None) -> None:
     """A fresh copy of the project in ``workdir`` with mutmut's settings for this target;
     with ``patterns``, only the functions they name are mutated (and only their files)."""
     if workdir.exists():
@@ -225,6 +233,8 @@ def prepare(workdir: Path, files: list[str], tests: list[str],
                 f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
                 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]\n'
                 "use_git_change_detection = false\n")
+        if timeout_multiplier is not None:
+            f.write(f"timeout_multiplier = {timeout_multiplier}\n")
 
 
 def counts(workdir: Path, venv_bin: Path) -> tuple[dict[str, int], list[str]]:
@@ -251,6 +261,10 @@ def main(argv: list[str] | None = None) -> int:
                          "they name are mutated, the others run at full speed")
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--diffs", action="store_true", help="print each survivor's change")
+    ap.add_argument("--timeout-multiplier", type=float, default=None,
+                    help="mutmut's timeout_multiplier (default 15): a mutant is stopped after "
+                         "2 x multiplier x (its tests' time + 1 s) of CPU time; a loop that never "
+                         "ends (the assignment's `while True`) then costs minutes unless lowered")
     args = ap.parse_args(argv)
     venv_bin = Path(sys.executable).parent
     if not (venv_bin / "mutmut").exists():
@@ -262,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.target == "all" and args.workdir:
             workdir = args.workdir / target
         names = args.functions if args.functions is not None else patterns
-        prepare(workdir, files, tests, names)
+        prepare(workdir, files, tests, names, args.timeout_multiplier)
         # the copy is not beside ../shared: point the tests at the checkout's
         from tests.conftest import SHARED
 

@@ -4,11 +4,12 @@ tries every valid arrangement and every way to match its melds to the player's
 
 import random
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
 from referee import COLOURS, JOKER, Tile, check_meld, could_lay, get_rules, parse_table
-from referee.nearest import nearest_table
+from referee.nearest import best_assignment, nearest_table
 
 from .nearest_oracle import ANY, brute_fewest, kept_by
 
@@ -321,7 +322,47 @@ def test_a_search_cut_short_moves_the_fewest_tiles_its_own_table_allows():
         most = max(sum(sum((laid[j] & mine[i]).values()) for j, i in enumerate(p))
                    for p in permutations(range(len(mine))))
         assert len(a.moves) == sum(sum(m.values()) for m in mine) - most
-        assert a.fewest <= brute_fewest(list(parse_table(after)), []) <= len(a.moves)
+        # and each move names the meld its tile truly leaves: where both copies of a tile
+        # move (K2 to K7 on the first table), each copy from a meld that held one
+        near = SimpleNamespace(table=a.arrangement, moves=a.moves, fewest=a.fewest)
+        _assert_sound(parse_table(after), [], near, brute_fewest(list(parse_table(after)), []))
+
+
+def _best_by_brute_force(weight):
+    """The most a one-to-one matching of rows with columns can weigh: every way to give each
+    row of the shorter side its own column of the longer."""
+    from itertools import permutations
+
+    rows, cols = len(weight), len(weight[0]) if weight else 0
+    if rows <= cols:
+        return max(sum(weight[r][c] for r, c in enumerate(p))
+                   for p in permutations(range(cols), rows))
+    return max(sum(weight[r][c] for c, r in enumerate(p))
+               for p in permutations(range(rows), cols))
+
+
+def test_best_assignment_matches_rows_and_columns_at_best():
+    """The matching behind a search cut short (its table's melds with the player's): one to
+    one, every row or every column matched, and weighing the most of any matching, checked
+    against every matching on small tables of overlaps (ties, zeros, more rows or more
+    columns)."""
+    assert best_assignment([]) == {} and best_assignment([[]]) == {}
+    # hand-worked: greedily, row 0 would take its 5 and leave row 1 its 0 (5 in all); at best
+    # row 0 takes its 4 and row 1 the 5 it can have only in column 0 (9)
+    assert best_assignment([[5, 4], [5, 0]]) == {0: 1, 1: 0}
+    # more rows than columns: the heavier row gets the column
+    assert best_assignment([[1], [3], [2]]) == {1: 0}
+    assert best_assignment([[1, 3, 2]]) == {0: 1}
+    rng = random.Random(13)
+    for _ in range(400):
+        rows, cols = rng.randint(1, 5), rng.randint(1, 5)
+        top = rng.choice([1, 3, 9])
+        weight = [[rng.randint(0, top) for _ in range(cols)] for _ in range(rows)]
+        got = best_assignment(weight)
+        assert len(got) == min(rows, cols), weight
+        assert set(got) <= set(range(rows)) and set(got.values()) <= set(range(cols))
+        assert len(set(got.values())) == len(got), weight  # one row a column
+        assert sum(weight[r][c] for r, c in got.items()) == _best_by_brute_force(weight), weight
 
 
 def test_could_lay_marks_the_tiles_to_move():

@@ -97,6 +97,24 @@ ONE_SET_RACKS = [
     ("K10 K11 J K7 K9 K8 K8", 33, True),
     ("K11 K9 J K9 K12 K10 J", 33, True),
     ("K12 K9 K11 J J K11 K10 K9", 33, True),
+    # where one candidate set decides (each found by changing the one-set search slightly and
+    # comparing with the code unchanged, then held to the brute force like the rest):
+    # the only set worth 39 alone is a group of one tile and two jokers, worth exactly 39
+    # (R11 R12 R13 with the jokers is 36), beside the 9s; the nine tiles without R13 make 39
+    # only together
+    ("R13 J J B1 B2 K1 K2 B9 K9 O9", 39, False),
+    # a three-number run decides (the jokers then lie in a group of K11)
+    ("J J R9 R11 R10 K11 R7", 29, True),
+    # K12 and both jokers (12 with jokers counting 0) is the only set worth 12: no run or group
+    # of one or two tiles may open
+    ("J J K12 R4 O5 K5 O4", 12, True),
+    # the rest of the rack beside the set weighed by its points: B10 B11 B12 J and B10 J B12
+    # (115) rather than J R10 R11 J and B10 B11 B12 (114)
+    ("J J B11 B10 B10 R11 B12 B12 R10", 39, False),
+    # every tile laid: the run B7-B10 opens alone (34) with both jokers left beside it (B8 J J);
+    # the one-set search must count those jokers in what that set can still lead to, or it
+    # ranks the set below one that lays nine tiles (J J B7 B8 B9 B10)
+    ("J J B10 B8 K7 K6 B8 K8 B9 B7", 29, True),
 ]
 
 

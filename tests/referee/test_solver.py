@@ -19,7 +19,7 @@ from referee import (
 )
 from referee.hints import Move, best_move
 from referee.solver import TableUnsolvableError, arrange, max_score, max_score_counts
-from tests.referee.oracles import assert_sound
+from tests.referee.oracles import assert_sound, brute_best_move
 from tests.referee.random_tables import random_table_with_jokers
 
 
@@ -367,3 +367,16 @@ def test_every_hint_is_a_legal_turn_under_its_preset(preset):
         assert verdict.legal, f"{table} + {rack}: {move.table}\n{verdict.summary()}"
         moved += bool(move.placed)
     assert moved >= 20
+
+
+def test_a_rack_that_lays_far_fewer_tiles_than_it_holds():
+    """No two of these eight tiles make a meld together (all numbers differ, and no colour has
+    two within three numbers), so the best move is one tile with both jokers: K13 J J, 13 +
+    30 + 30 points (checked by the brute force). The search asks "all ten?", "nine?", ...
+    and must still end far below the top (mutation testing: with the steps between the
+    counts asked halving instead of doubling, it asked forever)."""
+    rack = parse_tiles("J J R1 B3 K5 O7 R9 B11 K13 O2")
+    rules = get_rules("sabra")
+    move = best_move("", rack, rules, opened=True)
+    assert (len(move.placed), move.points) == (3, 73) == brute_best_move([], list(rack), rules)
+    assert sorted(map(str, move.placed)) == ["J", "J", "K13"]
