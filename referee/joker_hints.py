@@ -203,15 +203,9 @@ class JokerSearch(NewSets, PatternProof):
         as under a rack-tile minimum): each set is a solve."""
         if self.best is None:
             return False
-        freed = [(i, s) for i, (stands, fate) in enumerate(pattern)
-                 for s, taken in zip(stands, fate) if taken]
+        freed, rack_left, owns = self._freed(pattern)
         if not 1 <= len(freed) <= 2:
             return False
-        rack_left = self.rack_count.copy()
-        if not self.rules.joker_replacement_from_table:
-            for _, s in freed:
-                rack_left[s] -= 1  # the rack's s takes the joker's place
-        owns = [self.jmeld_index[i] for i, _ in freed]
         min_rack = self.rules.joker_reuse_min_rack_tiles
         # the first freed joker's set, the other (if any) anywhere; and both in one set
         lists = []

@@ -154,17 +154,23 @@ class PatternProof:
         self.proof_lists[pattern] = listed = self._list_sets(pattern)
         return listed
 
-    def _list_sets(self, pattern):
+    def _freed(self, pattern):
+        """The jokers ``pattern`` frees (their meld's index, the tile each stands for), the
+        rack left once the exchanges are made (from the rack unless the preset lets the table
+        give the tile), and the joker melds the freed jokers come from."""
         freed = [(i, s) for i, (stands, fate) in enumerate(pattern)
                  for s, taken in zip(stands, fate) if taken]
-        stays = [s for stands, fate in pattern for s, taken in zip(stands, fate) if not taken]
-        if not 1 <= len(freed) <= 2:
-            return None
         rack_left = self.rack_count.copy()
         if not self.rules.joker_replacement_from_table:
             for _, s in freed:
                 rack_left[s] -= 1  # the rack's s takes the joker's place
-        owns = [self.jmeld_index[i] for i, _ in freed]
+        return freed, rack_left, [self.jmeld_index[i] for i, _ in freed]
+
+    def _list_sets(self, pattern):
+        freed, rack_left, owns = self._freed(pattern)
+        stays = [s for stands, fate in pattern for s, taken in zip(stands, fate) if not taken]
+        if not 1 <= len(freed) <= 2:
+            return None
         table_left, melds_of, memo = self.table_count, self.melds_of, self.apart
         if stays:
             # a joker that stays may share the freed joker's set, as the tile it stands for
