@@ -89,7 +89,6 @@ class HttpSink:
         self._closed = False
         self._thread: Optional[threading.Thread] = None
 
-    # -- before watching ----------------------------------------------------------------------
     def connect(self, *, give_up_after: Optional[float] = None,
                 on_wait: Callable[[str], None] = lambda message: None) -> dict:
         """Wait for the server (trying again with backoff while it cannot be reached), check
@@ -118,7 +117,6 @@ class HttpSink:
             time.sleep(delay)
             delay = min(delay * 2, self.backoff[1])
 
-    # -- the Sink protocol --------------------------------------------------------------------
     def snapshot(self, snap: Snapshot) -> None:
         body = snap.to_json()
         with self._cond:
@@ -142,7 +140,6 @@ class HttpSink:
         code, out = self.send("GET", self.base, None, self.headers, self.timeout)
         return (out or {}).get("end_turn") if code == 200 else None
 
-    # -- delivery -----------------------------------------------------------------------------
     @property
     def pending(self) -> int:
         """Snapshots not yet answered."""

@@ -120,7 +120,6 @@ class Reader:
         #: A tile set's own last layer (:mod:`vision.calibration`), or None: as shipped.
         self.calibration = None
 
-    # ------------------------------------------------------------------
     def detect(self, img: np.ndarray) -> list[dict]:
         """Tiles the finder finds, at each of ``det_sizes`` (longer image side, pixels);
         a tile found at several sizes is kept once (its best find)."""

@@ -58,7 +58,6 @@ class Reading:
     def __len__(self) -> int:
         return len(self.tiles)
 
-    # -- columnar views ---------------------------------------------------------------------
     @property
     def notations(self) -> list[str]:
         return [t.tile for t in self.tiles]
@@ -92,7 +91,6 @@ class Reading:
     def uncertain_indices(self) -> set[int]:
         return {u.index for u in self.uncertain}
 
-    # -- new readings from this one ----------------------------------------------------------
     def scaled(self, factor: float) -> "Reading":
         """The same reading for the image scaled by ``factor`` (corners and size)."""
         tiles = [dataclasses.replace(t, corners=None if t.corners is None
@@ -113,7 +111,6 @@ class Reading:
         return dataclasses.replace(self, tiles=tiles,
                                    uncertain=[u for u in self.uncertain if u.index != index])
 
-    # -- the wire form ------------------------------------------------------------------------
     def to_json(self) -> dict:
         """JSON-ready data; :meth:`from_json` gives the reading back. ``table`` (the melds in
         notation) is there for people; ``timings`` are left out."""

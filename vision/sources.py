@@ -131,7 +131,6 @@ class FrameSource:
         self._thread: Optional[threading.Thread] = None
         self._monitor: Optional[threading.Thread] = None
 
-    # -- state --------------------------------------------------------------------------
     def _set_state(self, state: str, detail: str = "") -> None:
         with self._lock:
             if state == self.state and detail == self.detail and self.history:
@@ -151,7 +150,6 @@ class FrameSource:
                 "frames": self.frames_read, "dropped": self.buffer.dropped,
                 "reconnects": self.reconnects}
 
-    # -- running ------------------------------------------------------------------------
     def start(self) -> "FrameSource":
         if self._thread is None:
             self._set_state(CONNECTING, f"opening {self.name}")

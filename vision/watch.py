@@ -89,7 +89,6 @@ class Watcher:
         self._last_status: Optional[tuple] = None
         self.still_since: Optional[float] = None
 
-    # -- lifecycle ----------------------------------------------------------------------------
     def start(self) -> "Watcher":
         self.source.start()
         self._thread = threading.Thread(target=self.run, name="rummiref-watcher", daemon=True)
@@ -110,7 +109,6 @@ class Watcher:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    # -- status -------------------------------------------------------------------------------
     def status(self) -> WatcherStatus:
         s = self.source.status()
         return WatcherStatus(s["state"], s.get("detail", ""), s.get("source", ""),
@@ -129,7 +127,6 @@ class Watcher:
             except Exception as e:  # noqa: BLE001 - the server being away must not stop the camera
                 log.warning("could not report the watcher's state: %s", e)
 
-    # -- main loop ----------------------------------------------------------------------------
     def run(self) -> None:
         period = 1.0 / self.cfg.sample_fps
         seq = 0

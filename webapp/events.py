@@ -53,7 +53,6 @@ class Broker:
             for cond in self._game_conds.values():
                 cond.notify_all()
 
-    # -- called by writers ----------------------------------------------------------------
     def _wake(self, game_id: str) -> None:
         cond = self._game_conds.get(game_id)
         if cond is not None:
@@ -68,7 +67,6 @@ class Broker:
                 self._versions[game_id] = version
             self._wake(game_id)
 
-    # -- called by streams ----------------------------------------------------------------
     def subscribe(self, game_id: str, max_streams: Optional[int] = None) -> bool:
         """Register a stream; False (and nothing registered) when ``max_streams`` are open."""
         with self._cond:
