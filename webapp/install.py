@@ -28,7 +28,9 @@ GREEN, CREAM, RED, EDGE = "#1b5e20", "#fffdf5", "#c62828", "#5b5b5b"
 ICON_SIZES = (180, 192, 512)
 FAVICON_SIZES = (16, 32, 48)
 #: The files every page needs, kept by the service worker when it installs.
-SHELL_FILES = ("app.css", "common.js", "game.js", "alarm.js", "outbox.js", "start.js", "icon.svg")
+SHELL_FILES = ("app.css", "common.js", "game.js", "game-entry.js", "game-saving.js",
+               "game-timer.js", "game-share.js", "game-settings.js", "alarm.js", "outbox.js",
+               "start.js", "icon.svg")
 
 bp = Blueprint("install", __name__)
 

@@ -4,7 +4,7 @@
    Idempotency-Key it was first sent with (a new round) or the round version it changes (an
    edit, sent with If-Match). Sending again after a lost answer therefore never counts a round
    twice: the server answers a repeated key with its first answer. The outbox survives a reload
-   and the browser being closed; game.js sends it when the connection comes back. */
+   and the browser being closed; game-saving.js sends it when the connection comes back. */
 "use strict";
 
 const RROutbox = (() => {

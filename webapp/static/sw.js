@@ -9,7 +9,7 @@
      history, the change log) come from the network first; without an answer within a few
      seconds the last copy kept on the phone is shown.
    - Nothing else is touched: writes (rounds go through the page's own queue with idempotency
-     keys, see game.js), the live updates stream, the live referee, QR codes and pictures
+     keys, see game-saving.js), the live updates stream, the live referee, QR codes and pictures
      always go to the server. */
 "use strict";
 

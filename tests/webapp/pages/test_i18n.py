@@ -54,7 +54,7 @@ def test_the_sources_mark_the_pages_strings(source_messages):
     # A sample from each kind of source: a template, the Python code, the JavaScript.
     assert "Share this game" in source_messages                                  # game.html
     assert "There is no game with this link. Check the address, or start a new game." in source_messages
-    assert source_messages["%(n)s tile"] == ("%(n)s tile", "%(n)s tiles")       # game.js, tn()
+    assert source_messages["%(n)s tile"] == ("%(n)s tile", "%(n)s tiles")       # game-entry.js, tn()
     assert "Enter at least two players' names." in source_messages              # start.js
 
 
