@@ -45,7 +45,7 @@ def main() -> int:
     from vision.sources import iter_source
     from vision.watch import Watcher, WatchConfig
     from webapp import create_app
-    from webapp.live import demo
+    from webapp.live import demo, demo_footage as footage
     from webapp.testing import LiveServer
 
     tmp = tempfile.mkdtemp(prefix="rummiref-bench-live-")
@@ -56,14 +56,14 @@ def main() -> int:
     g = c.post("/api/games", json={"players": demo.PLAYERS}).get_json()
     game_id, token = g["id"], g["token"]
 
-    game = [(p, t, args.seconds_still, h) for p, t, _, h in demo.DEMO_GAME[:args.turns + 1]]
-    render, how = demo.renderer(), "vision.synth"
+    game = [(p, t, args.seconds_still, h) for p, t, _, h in footage.DEMO_GAME[:args.turns + 1]]
+    render, how = footage.renderer(), "vision.synth"
     try:
         from vision.reader import Reader
         reader = Reader().read
         reader_name = "vision tile reader"
     except Exception as e:  # noqa: BLE001 - no model: time the rest of the path
-        reader = demo.KnownTablesReader(render, game)
+        reader = footage.KnownTablesReader(render, game)
         reader_name = f"stand-in reader (tile reader not available: {e})"
 
     # Pre-render the frames, remembering when each turn's movement ends (frame index).
@@ -71,7 +71,7 @@ def main() -> int:
     frames, still_starts = [], []
     per_phase = []
     for i, phase in enumerate(game):
-        sub = list(demo.demo_frames(fps, game=[game[max(0, i - 1)], phase] if i else [phase],
+        sub = list(footage.demo_frames(fps, game=[game[max(0, i - 1)], phase] if i else [phase],
                                     render=render))
         if i:
             sub = sub[int(game[i - 1][2] * fps):]  # drop the previous table's still part

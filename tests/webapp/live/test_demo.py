@@ -10,18 +10,18 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from vision.watch import Watcher, WatchConfig
-from webapp.live import demo
+from webapp.live import demo, demo_footage as footage
 from webapp.live.camera import InProcessSink
 
 from tests.vision.fakes import NullSource
 
 
 def test_demo_game_verdicts(live_app, client, game):
-    reader = demo.KnownTablesReader(demo.renderer(), demo.DEMO_GAME)
+    reader = footage.KnownTablesReader(footage.renderer(), footage.DEMO_GAME)
     sink = InProcessSink(live_app, game["id"])
     w = Watcher(NullSource(), reader, sink, WatchConfig())
     fps = 10
-    for k, frame in enumerate(demo.demo_frames(fps)):
+    for k, frame in enumerate(footage.demo_frames(fps)):
         w.step(frame, k / fps)
     turns = client.get(game["api"] + "/turns").get_json()["turns"]
     assert [(t["player"], t["legal"]) for t in turns] == [
@@ -42,7 +42,7 @@ def _wait(what, seconds=30):
 
 def test_the_demo_keeps_playing_and_a_restart_reuses_its_game(live_app):
     c = live_app.test_client()
-    reader = demo.KnownTablesReader(demo.renderer(), SHORT)
+    reader = footage.KnownTablesReader(footage.renderer(), SHORT)
     d = demo.start_demo(live_app, fps=30, reader=reader, game=SHORT, rounds=3, pause=0.5)
     try:
         assert c.get(d.url).status_code == 200

@@ -165,7 +165,7 @@ def test_scripted_game_with_the_real_reader_on_rendered_frames(live_app, client,
     read = _real_reader()
     import numpy as np
 
-    from webapp.live.demo import renderer
+    from webapp.live.demo_footage import renderer
 
     sink = InProcessSink(live_app, game["id"])
     w = Watcher(NullSource(), read, sink, WatchConfig())
