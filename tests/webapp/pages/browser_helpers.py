@@ -10,8 +10,6 @@ except ImportError:  # the `browser` fixture fails with the install hint before 
     expect = None
 
 
-# --- helpers the tests share ------------------------------------------------------------------
-
 def create_game(page, base_url: str, players: list[str], preset: str | None = None,
                 device: str | None = None) -> str:
     """Fill in the start page and start the game; returns the game id (from the sheet's URL)."""
