@@ -8,6 +8,7 @@ import re
 from webapp import reach
 from webapp.pages import qr_svg
 
+
 def _new_game(client) -> str:
     r = client.post("/api/games", json={"players": ["Ann", "Ben"]})
     assert r.status_code == 201
