@@ -3,7 +3,8 @@
 Melds: two tiles belong to the same meld when they lie side by side along their reading
 direction, touching or nearly touching (a gap of at most ``MAX_GAP`` tile widths), lined up
 (offset across at most ``MAX_ACROSS`` tile heights) and turned the same way (within
-``MAX_TURN`` degrees, either way up). A meld is ordered as laid: left to right as its tiles
+``MAX_TURN`` degrees, either way up), as seen from each of the two, so the melds never depend on
+the order the tiles were found in. A meld is ordered as laid: left to right as its tiles
 are read (tiles of a meld lying upside down for the camera are ordered from the reader's
 right to left, as the player across the table laid them).
 
@@ -66,10 +67,14 @@ def group_melds(corners: list[np.ndarray]) -> list[list[int]]:
         aligned = np.abs(r @ r.T) >= cos_turn
         ok = aligned & (np.abs(across) <= MAX_ACROSS) & (np.abs(along) > 0.75) & \
             (np.abs(along) < 1.0 + MAX_GAP)
+        # seen from either tile: the pairs and their costs do not depend on the order the
+        # tiles were listed in
+        ok &= ok.T
+        cost = np.abs(np.abs(along) - 1.0) + np.abs(across)
+        cost = (cost + cost.T) / 2
         ok &= np.triu(np.ones((n, n), bool), 1)
         for i, j in zip(*np.nonzero(ok)):
-            pairs.append((abs(abs(along[i, j]) - 1.0) + abs(across[i, j]), int(i), int(j),
-                          bool(along[i, j] > 0)))
+            pairs.append((float(cost[i, j]), int(i), int(j), bool(along[i, j] > 0)))
     pairs.sort()
     taken: set[tuple[int, int]] = set()  # (tile, side in its own frame: +1 right, -1 left)
     for _, i, j, j_right in pairs:
