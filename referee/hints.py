@@ -30,9 +30,20 @@ they could go into (:mod:`referee.newsets`; two jokers in one set, or one set ea
 solves the rest again, its tiles taken from the table where it can (the rest then decides)
 and, if that is not legal, from the rack where it can; a set needing some of each is not
 tried, and its bound stays unsettled. With one joker on the table and none on the rack this
-covers every other legal turn; with two, the places leave out turns that merge two joker melds or split a
-two-joker meld between its staying joker and the tile that freed the other, so such a
-pattern keeps its bound, and a hint below it is legal but not proven best, unless the new
+covers every other legal turn.
+
+Two joker melds may *meet* (:mod:`referee.joker_places`, ``merged`` and ``borrowing``): each
+joker needs a meld that holds a tile of its set and the joker, or the tile that exchanged
+it (its place), and a freed joker a new set; a turn may use one meld for both places
+(``K11 R11 J | J B11 O11`` + ``O9`` -> ``B11 K11 O11 R11 | J J O9``, each joker exchanged for
+the other group's tile, from the table), or lay a freed joker in the other meld's place,
+which is then its new set (``O3 J O5 O6 | O1 O2 O3 J`` + ``O4`` -> ``J J O3 | O1 O2 O3 |
+O4 O5 O6``: the second joker stays, an O4 beside its meld's O3, and the first, exchanged for
+the rack's O4, joins it), one way or both ways. Those combinations are tried after a
+pattern's other places; with them the places of two joker melds of one joker each cover
+every way the jokers can end the turn. Still left out: a two-joker meld split between its
+staying joker and the tile that freed the other. With two jokers on the table a pattern
+therefore keeps its bound, and a hint below it is legal but not proven best, unless the new
 sets of the pattern prove it (:mod:`referee.joker_proof`): every new set its freed jokers
 could go into (a joker that stays may lie in it, counted as its tile), and with two freed
 jokers every pair of such sets whose bounds alone beat the best, is bounded with the sets

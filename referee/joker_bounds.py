@@ -158,7 +158,7 @@ class Bounds:
                 rack[at] -= k
                 own += k * cell_weight[at]
             rack_j -= place.rack_jokers
-            freed += place.freed
+            freed += place.freed - place.borrowed
         must_extra: dict = {}  # a rack tile that takes a freed joker's place, by cell
         for at in () if stays_first else stays:
             table[at] += 1

@@ -15,7 +15,7 @@ from typing import Optional
 
 from .joker_bounds import Bounds
 from .joker_places import Place, Places, cells_of, place_cells
-from .joker_proof import PatternProof
+from .joker_proof import PatternProof, _stays
 from .joker_sets import NewSets
 from .move import Move, draw_move, move_value, split_rack, with_steps
 from .newsets import new_sets
@@ -90,6 +90,7 @@ class JokerSearch(NewSets, PatternProof):
         self.apart_with: dict = {}
         self.proof_lists: dict = {}
         self.proof_witness: dict = {}
+        self._options = None  # the places of each joker meld, listed once
 
     def run(self) -> Move:
         # A pattern says, for each meld holding a joker, what its jokers stand for and which
@@ -130,14 +131,17 @@ class JokerSearch(NewSets, PatternProof):
                     unproven[pattern] = bound
                 continue
             if options is None:
-                options = [self.places.of(m) for m in self.jmelds]
+                options = self._options = self._options or [self.places.of(m)
+                                                            for m in self.jmelds]
             combos = [c for c in itertools.product(*options)
                       if tuple(p.pattern for p in c) == pattern and self.places.fits(c)]
             # places closest to the melds as they lie first; a few of each pattern in the
             # first pass, so that every pattern gets its likeliest places early
             combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
                                           zip(c, self.jmelds)))
-            later.append((bound, pattern, combos[FIRST_PASS_PLACES:]))
+            # then the places where the two joker melds meet (one place for both, or a freed
+            # joker in the other meld's place), which the product of places leaves out
+            later.append((bound, pattern, combos[FIRST_PASS_PLACES:] + self._meeting(pattern)))
             self._places_up_to(combos[:FIRST_PASS_PLACES], bound, pattern)
             if not self.complete:
                 unproven[pattern] = bound
@@ -155,6 +159,30 @@ class JokerSearch(NewSets, PatternProof):
         left = [(p, b) for p, b in unproven.items() if got < (b // BIG, b % BIG)]
         return self._answer(not left or (all(self._proven(p) for p, _ in left)
                                          and self._thirds_bounded(itertools.product(*per_meld))))
+
+    def _meeting(self, pattern) -> list:
+        """The combinations of places of two joker melds that meet: one place for both
+        (:meth:`Places.merged`, the other meld's place then empty), or a freed joker of one
+        meld in the other's place, its new set (:meth:`Places.borrowing`), one way or both."""
+        if len(self.jmelds) != 2:
+            return []
+        (mx, my), (px, py) = self.jmelds, pattern
+        (ix, iy) = self.jmeld_index
+        out = [(p, Place((), Counter(), Counter(), 0, 0, pattern=py))
+               for p in self.places.merged(mx, my, px, py)]
+        frees_x, frees_y = any(px[1]), any(py[1])
+        if not (frees_x or frees_y):
+            return [c for c in out if self.places.fits(c)]
+        if self._options is None:
+            self._options = [self.places.of(m) for m in self.jmelds]
+        plain_x = [p for p in self._options[0] if p.pattern == px]
+        plain_y = [p for p in self._options[1] if p.pattern == py]
+        lend_x = self.places.borrowing(mx, px, ix, iy, self.melds_of) if frees_y else []
+        lend_y = self.places.borrowing(my, py, iy, ix, self.melds_of) if frees_x else []
+        out += [(a, b) for a in plain_x for b in lend_y]
+        out += [(a, b) for a in lend_x for b in plain_y]
+        out += [(a, b) for a in lend_x for b in lend_y]
+        return [c for c in out if self.places.fits(c)]
 
     def _places_up_to(self, combos, bound, pattern) -> None:
         """Try these places (of ``pattern``) until a turn reaches ``bound``, the pattern is
@@ -177,7 +205,7 @@ class JokerSearch(NewSets, PatternProof):
         the places costs about their sum in solves. A bound costs a solve (a larger one than
         a combination's), so it is asked only for a place that ``PLACE_BOUND_SHARED`` or
         more of the combinations to try share (``shared``), else only read if known."""
-        if self.best is None or len(combo) < 2:
+        if self.best is None or len(combo) < 2 or any(p.merged for p in combo):
             return False
         best = self._best_weight()
         # the bounds known first (free); then those worth a solve, a place that frees a
@@ -207,13 +235,16 @@ class JokerSearch(NewSets, PatternProof):
         if not 1 <= len(freed) <= 2:
             return False
         min_rack = self.rules.joker_reuse_min_rack_tiles
+        # a joker that stays may lie in the set, as its tile (the other meld's place)
+        table_left, melds_of, memo = self._set_sources(pattern)
+        stays_first = _stays(pattern)
         # the first freed joker's set, the other (if any) anywhere; and both in one set
         lists = []
         for jokers in range(1, len(freed) + 1):
-            sets = new_sets(jokers, self.rack_j, self.table_count, rack_left, min_rack,
-                            self.melds_of, frozenset(owns[:jokers]),
+            sets = new_sets(jokers, self.rack_j, table_left, rack_left, min_rack,
+                            melds_of, frozenset(owns[:jokers]),
                             limit=PATTERN_SETS - sum(len(x) for _, x in lists),
-                            memo=self.apart)
+                            memo=memo)
             if sets is None:
                 return False  # too many to bound one by one
             lists.append((jokers, list(sets)))
@@ -223,7 +254,7 @@ class JokerSearch(NewSets, PatternProof):
                 if self._late():
                     return False
                 place = Place(new.tiles, new.use, Counter(), new.rack_jokers, 0)
-                if self.bounds.of_sets(pattern, [place], jokers, best) > best:
+                if self.bounds.of_sets(pattern, [place], jokers, best, stays_first) > best:
                     if jokers == len(freed):  # it fails a proof too (joker_proof)
                         self.proof_witness[pattern] = (jokers, (place,))
                     return False
@@ -308,19 +339,33 @@ class JokerSearch(NewSets, PatternProof):
         if self._late():
             return
         self.tries += 1
-        freed = sum(p.freed for p in combo)
+        own = self._still_freed(combo)
+        freed = len(own)
         opt_j = self.rack_j - sum(p.rack_jokers for p in combo)
         got = self._solve(combo, freed, opt_j)
         if got is None or got[1] or not freed:
             return
         bound = self._weight(got[0])  # freed jokers anywhere: the most this combo lays
-        own = [i for p, i in zip(combo, self.jmeld_index) for _ in range(p.freed)]
         if freed == 1:
             pairs = [(1, frozenset(own))]
         else:
             pairs = [(2, frozenset(own)), (1, frozenset(own[:1])), (1, frozenset(own[1:]))]
         # the new sets are tried once every place has had its cheap try, best bound first
         self.deferred.append((bound, self.tries, list(combo), pairs, opt_j))
+
+    def _still_freed(self, combo) -> list:
+        """The table meld of each freed joker of the places that is still to be laid (in a
+        new set of the rest): not one that another joker meld's place holds (borrowed)."""
+        own = []
+        for p, i in zip(combo, self.jmeld_index):
+            if p.merged:
+                own += [self.jmeld_index[0]] * p.merged[0] + [self.jmeld_index[1]] * p.merged[1]
+            else:
+                own += [i] * p.freed
+        for p, i in zip(combo, self.jmeld_index):
+            for _ in range(p.borrowed):  # a freed joker of the other meld
+                own.remove(next(j for j in own if j != i))
+        return own
 
     def _solve(self, combo, freed, opt_j):
         """Lay the rest exactly for these places (``freed`` jokers to place anywhere,
@@ -379,7 +424,7 @@ class JokerSearch(NewSets, PatternProof):
             self.solved[key] = (floor, melds)
         if melds is None:
             return None
-        after = Table([Meld(p.tiles) for p in combo] + list(melds))
+        after = Table([Meld(p.tiles) for p in combo if p.tiles] + list(melds))
         placed, remaining = split_rack(after.melds, self.table.tiles, self.rack)
         if self.best is not None and self._weight(placed) <= self._best_weight():
             return placed, False  # no better than the best: not worth judging

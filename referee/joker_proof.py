@@ -5,8 +5,9 @@ A joker taken from its set ends the turn in a *new set* (:mod:`referee.newsets`)
 it could go into is listed from the whole table and rack, and each is bounded with the set
 fixed and the joker melds relaxed as the pattern says (:meth:`Bounds.of_sets
 <referee.joker_bounds.Bounds.of_sets>`). When no bound beats the best turn found, no turn of
-the pattern does, whatever its places: the places the hint search tries leave out turns that
-merge two joker melds, the sets do not. Which sets are listed:
+the pattern does, whatever its places (the places the hint search tries leave out a
+two-joker meld split between its staying joker and the tile that freed the other; the sets
+do not). Which sets are listed:
 
 * one freed joker: every set holding it (and maybe a rack joker). A joker of another meld
   that stays may lie in that set too: it is listed as the tile it stands for, from no meld
@@ -166,19 +167,25 @@ class PatternProof:
                 rack_left[s] -= 1  # the rack's s takes the joker's place
         return freed, rack_left, [self.jmeld_index[i] for i, _ in freed]
 
-    def _list_sets(self, pattern):
-        freed, rack_left, owns = self._freed(pattern)
+    def _set_sources(self, pattern):
+        """(tiles of the table, ``melds_of``, memo) for listing the new sets of ``pattern``:
+        a joker that stays may share a freed joker's set (the other meld's place, where the
+        two joker melds meet), so it is listed as the tile it stands for, from no meld."""
         stays = [s for stands, fate in pattern for s, taken in zip(stands, fate) if not taken]
-        if not 1 <= len(freed) <= 2:
-            return None
         table_left, melds_of, memo = self.table_count, self.melds_of, self.apart
         if stays:
-            # a joker that stays may share the freed joker's set, as the tile it stands for
             table_left, melds_of = table_left.copy(), dict(melds_of)
             memo = self.apart_with.setdefault(tuple(stays), {})
             for k, s in enumerate(stays):
                 table_left[s] += 1
                 melds_of[s] = melds_of.get(s, frozenset()) | {-1 - k}
+        return table_left, melds_of, memo
+
+    def _list_sets(self, pattern):
+        freed, rack_left, owns = self._freed(pattern)
+        if not 1 <= len(freed) <= 2:
+            return None
+        table_left, melds_of, memo = self._set_sources(pattern)
         min_rack = self.rules.joker_reuse_min_rack_tiles
         if len(freed) == 2:
             lists = [(2, frozenset(owns)), (1, frozenset(owns[:1])), (1, frozenset(owns[1:]))]

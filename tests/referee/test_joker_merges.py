@@ -1,0 +1,126 @@
+"""Hints with two jokers on the table, in two melds that *meet*: one meld after the turn is the
+place of both (it holds a tile of each and each joker, or the tile that exchanged it), or a
+freed joker lies in the other joker meld's place, its new set. The hint search tried each
+joker meld's place apart and laid freed jokers in the rest only, so it said "draw" (marked
+unproven) where such a turn was the only play. Each hint is compared with the brute force of
+``test_hints`` (every layout of the table and a part of the rack, judged by ``check_turn``).
+
+What the rule texts in ``shared/rules/`` say (the current rules, text 003, for ``sabra`` and
+``tournament``):
+
+- "A joker can be retrieved from a set by placing it with a tile of the same numerical value
+  and colour it represents. The tile used to replace the joker can come from the player's
+  rack or from the table. In the case of a group of 3, the joker can be replaced by the tile
+  of either the missing colours."
+- "A joker that has been replaced must be used in the player's same turn as part of a new
+  set. A set containing a joker can have tiles added to it, be split apart or have tiles
+  removed from it."
+- text 004, the tournament rule: "Under tournament rules, a Joker taken from a group of three
+  tiles must be replaced with both missing tiles."
+
+A *new set* is, as the README's rules section defines it, a meld holding no numbered tile of
+the joker's own set and no two numbered tiles that lay in one meld before the turn.
+"""
+
+import random
+from collections import Counter
+
+import pytest
+
+from referee import COLOURS, JOKER, PRESETS, Tile, best_move, check_turn, parse_table
+from tests.referee.test_hints import PRESET_NAMES, brute_best
+
+
+@pytest.mark.parametrize("preset, table, rack, after, best", [
+    # The O4 exchanges the joker of O3 J O5 O6 (003: from the rack), which keeps O5 O6 with
+    # it; that meld's O3 completes O1 O2 O3; the other joker stays (O4, beside its own O3,
+    # 003: a set holding a joker "can ... be split apart") and the freed joker joins it:
+    # O3 J J, a new set for the freed joker (no tile of O3 J O5 O6 in it).
+    ("tournament", "O3 J O5 O6 | O1 O2 O3 J", "O4", "J J O3 | O1 O2 O3 | O4 O5 O6", (1, 4)),
+    ("sabra", "O3 J O5 O6 | O1 O2 O3 J", "O4", "J J O3 | O1 O2 O3 | O4 O5 O6", (1, 4)),
+    # Each joker exchanged for a tile of the other group, from the table (003); under the
+    # tournament rule each group of three gets both its missing colours (004): B11 K11 O11
+    # R11 holds them all. Both freed jokers then make a new set with the O9.
+    ("sabra", "K11 R11 J | J B11 O11", "O9", "B11 K11 O11 R11 | J J O9", (1, 9)),
+    ("tournament", "K11 R11 J | J B11 O11", "O9", "B11 K11 O11 R11 | J J O9", (1, 9)),
+    # The joker of J K4 K5 (a K3) exchanged for the K3 of K3 K4 J (003: from the table);
+    # the other joker stays a K5, beside its meld's K4, with the freed joker and the K7:
+    # K4 J J K7, a new set for the freed joker (its K4 is the other meld's).
+    ("sabra", "J K4 K5 | K3 K4 J", "K7 B4", "K3 K4 K5 | K4 J J K7", (1, 7)),
+    # Each joker exchanged for the other meld's tile (K8 for the joker of K6 K7 J, K7 for
+    # the joker of K5 K6 J K8), all three in K6 K7 K8; the freed jokers in two new sets.
+    ("sabra", "K6 K7 J | K5 K6 J K8", "K3 R1 O6", "K6 K7 K8 | K3 J K5 | K6 O6 J", (2, 9)),
+])
+def test_turns_where_two_joker_melds_meet_are_hinted(preset, table, rack, after, best):
+    rules = PRESETS[preset]
+    assert check_turn(table, after, rack.split(), rules=rules).legal  # the worked-out turn
+    move = best_move(table, rack, rules, cpu_limit=None)  # a busy machine must not cut it
+    assert not move.draws, f"{table} + {rack}: draw, though {after} is legal"
+    assert check_turn(table, move.table, rack.split(), rules=rules).legal
+    assert (len(move.placed), move.points) == best == brute_best(
+        parse_table(table), rack.split(), rules), move.table
+    assert move.exact
+
+
+def _near(rng, colour, number):
+    """A run of ``colour`` through ``number`` or a group of ``number`` holding ``colour``."""
+    if rng.random() < 0.5:
+        length = rng.choice((3, 3, 4))
+        lo = rng.randint(max(1, number - length + 1), min(number, 14 - length))
+        return [Tile(colour, n) for n in range(lo, lo + length)]
+    others = rng.sample([c for c in COLOURS if c != colour], rng.choice((2, 2, 3)))
+    return [Tile(colour, number)] + [Tile(c, number) for c in others]
+
+
+def meeting_case(rng, most_table_tiles=10):
+    """Two or three melds around one tile (runs of its colour, groups of its number, most of
+    them), two of them holding a joker each, and a rack of 1-3 tiles nearby; None when the
+    draw is no such table."""
+    colour, number = rng.choice(COLOURS), rng.randint(1, 13)
+    used, melds = Counter(), []
+    for _ in range(rng.choice((2, 2, 3))):
+        c = colour if rng.random() < 0.6 else rng.choice(COLOURS)
+        meld = _near(rng, c, max(1, min(13, number + rng.randint(-2, 2))))
+        if all(used[t] + k <= 2 for t, k in Counter(meld).items()):
+            melds.append(meld)
+            used.update(meld)
+    if len(melds) < 2 or sum(len(m) for m in melds) > most_table_tiles:
+        return None
+    for meld in rng.sample(melds, 2):
+        i = rng.randrange(len(meld))
+        used[meld[i]] -= 1
+        meld[i] = JOKER
+    lo, hi = max(1, number - 3), min(13, number + 3)
+    pool = [Tile(c, n) for c in COLOURS for n in range(lo, hi + 1)
+            for _ in range(2 - used[Tile(c, n)])]
+    rack = rng.sample(pool, rng.randint(1, 3))
+    return parse_table([" ".join(map(str, m)) for m in melds]), rack
+
+
+def _compare(preset, seed, count):
+    rules = PRESETS[preset]
+    rng = random.Random(seed)
+    compared = 0
+    while compared < count:
+        drawn = meeting_case(rng)
+        if drawn is None:
+            continue
+        table, rack = drawn
+        move = best_move(table, rack, rules, cpu_limit=None)  # a busy machine must not cut it
+        verdict = check_turn(table, move.table, rack, rules=rules)
+        assert verdict.legal, f"{preset}: {table} + {rack}: {move.table}\n{verdict.summary()}"
+        got, best = (len(move.placed), move.points), brute_best(table, rack, rules)
+        # never "draw" (nor less) when a legal play exists, proven or not
+        assert got == best, f"{preset}: {table} + {rack}: hint {move.table} {got}, best {best}"
+        compared += 1
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_hints_on_small_tables_with_two_joker_melds_are_the_best_legal_turn(preset):
+    _compare(preset, f"merges-{preset}", 150)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_hints_on_small_tables_with_two_joker_melds_are_the_best_legal_turn_many(preset):
+    _compare(preset, f"merges-many-{preset}", 2000)
