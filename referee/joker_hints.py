@@ -139,15 +139,20 @@ class JokerSearch(NewSets, PatternProof):
             # first pass, so that every pattern gets its likeliest places early
             combos.sort(key=lambda c: sum(abs(len(p.tiles) - len(m)) for p, m in
                                           zip(c, self.jmelds)))
-            # then the places where the two joker melds meet (one place for both, or a freed
-            # joker in the other meld's place), which the product of places leaves out
-            later.append((bound, pattern, combos[FIRST_PASS_PLACES:] + self._meeting(pattern)))
+            later.append((bound, pattern, combos[FIRST_PASS_PLACES:]))
             self._places_up_to(combos[:FIRST_PASS_PLACES], bound, pattern)
             if not self.complete:
                 unproven[pattern] = bound
         unsettled = self._settle_deferred()
         for bound, pattern, combos in later:
             self._places_up_to(combos, bound, pattern)
+            # then the places where the two joker melds meet (one place for both, or a freed
+            # joker in the other meld's place), which the product of places leaves out:
+            # listed only for a pattern still open, and not where its new sets prove it
+            if len(self.jmelds) == 2 and not self._late() and pattern not in self.proven and (
+                    self._best_weight() < bound if self.best is not None else True) and not (
+                    any(f for _, fate in pattern for f in fate) and self._proven(pattern)):
+                self._places_up_to(self._meeting(pattern), bound, pattern)
         unsettled = max(unsettled, self._settle_deferred(),
                         (self.untried // BIG, self.untried % BIG))
         got = move_value(self.best.placed, self.rules) if self.best is not None else (0, 0)

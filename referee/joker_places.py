@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .melds import meld_readings
+from .newsets import _distinct_melds
 from .rules import Rules
 from .search import _COLOUR_INDEX, MAX_NUMBER, NCOL
 from .tiles import COLOURS, JOKER, Meld, Tile
@@ -73,6 +74,8 @@ class Places:
     def __init__(self, rules: Rules, table_count: Counter, rack_count: Counter, rack_j: int):
         self.rules = rules
         self.table_count, self.rack_count, self.rack_j = table_count, rack_count, rack_j
+        self.table_cells, self.rack_cells = cells_of(table_count), cells_of(rack_count)
+        self.apart_memo: dict = {}
 
     def patterns(self, meld: Meld) -> list:
         """Every (what its jokers stand for, which of them are exchanged) of ``meld``."""
@@ -248,6 +251,9 @@ class Places:
         swap = [s for s, f in zip(stands, fate) if f]
         kinds = {r.kind for r in meld_readings(meld, rules)
                  if tuple(r.stands_for[p] for p, t in enumerate(meld) if t.is_joker) == stands}
+        def there(t):
+            return self.table_count[t] + self.rack_count[t] > 0
+
         shapes = []
         if "run" in kinds:
             colour = stands[0].colour
@@ -255,7 +261,13 @@ class Places:
             for lo in range(1, min(nums) + 1):
                 for hi in range(max(max(nums), lo + 2), MAX_NUMBER + 1):
                     tiles = [Tile(colour, k) for k in range(lo, hi + 1)]
-                    for k in range(lo, hi + 1):
+                    # the freed joker's slot may be a tile not there; no other may
+                    missing = [t.number for t in tiles if t.number not in nums and not there(t)]
+                    if len(missing) > 1:
+                        if hi > max(nums):
+                            break  # longer windows miss these too
+                        continue
+                    for k in missing or range(lo, hi + 1):
                         if k not in nums:
                             shapes.append([None if t.number == k else t for t in tiles])
         if "group" in kinds:
@@ -269,7 +281,10 @@ class Places:
                     tiles = [Tile(c, number) for c in cols]
                     if not need <= set(tiles):
                         continue
-                    for t in tiles:
+                    missing = [t for t in tiles if t not in need and not there(t)]
+                    for t in missing if len(missing) <= 1 else ():
+                        shapes.append([None if u == t else u for u in tiles])
+                    for t in tiles if not missing else ():
                         if t not in need:
                             shapes.append([None if u == t else u for u in tiles])
         out, seen = [], set()
@@ -277,6 +292,15 @@ class Places:
         for tiles in shapes:
             numbered = [t for t in tiles if t is not None and t not in stay]
             if not any(t in real for t in numbered):
+                continue
+            # first, at once: the tiles only the table has must come from different melds
+            table_only = tuple(sorted(t for t in numbered if not self.rack_count[t]))
+            key = (table_only, other)
+            apart = self.apart_memo.get(key)
+            if apart is None:
+                apart = self.apart_memo[key] = _distinct_melds(
+                    list(table_only), melds_of, frozenset((other,)))
+            if not apart:
                 continue
             for from_rack in _apart(numbered, swap, at, other, melds_of, self.rack_count,
                                     rules.joker_replacement_from_table, min_rack):
@@ -302,19 +326,22 @@ class Places:
         return out
 
     def fits(self, combo) -> bool:
-        """Can the places of ``combo`` all be laid together from the table and the rack?"""
-        use = Counter()
-        for p in combo:
-            use.update(p.use)
-            use.update(p.rack_only)
-        if any(self.table_count[t] + self.rack_count[t] < n for t, n in use.items()):
+        """Can the places of ``combo`` all be laid together from the table and the rack?
+        (By search cell: it is asked for every combination of places.)"""
+        if sum(p.rack_jokers for p in combo) > self.rack_j:
             return False
-        rack_only = Counter()
+        use: dict = {}
+        rack: dict = {}
         for p in combo:
-            rack_only.update(p.rack_only)
-        if any(self.rack_count[t] < n for t, n in rack_only.items()):
-            return False
-        return sum(p.rack_jokers for p in combo) <= self.rack_j
+            cells_use, cells_rack = place_cells(p)
+            for at, k in cells_use:
+                use[at] = use.get(at, 0) + k
+            for at, k in cells_rack:
+                use[at] = use.get(at, 0) + k
+                rack[at] = rack.get(at, 0) + k
+        tc, rc = self.table_cells, self.rack_cells
+        return (all(tc[at] + rc[at] >= k for at, k in use.items())
+                and all(rc[at] >= k for at, k in rack.items()))
 
 
 def _apart(numbered, swap, at, other, melds_of, rack_count, from_table, min_rack):
