@@ -92,7 +92,11 @@ class Bounds:
 
     @staticmethod
     def _place_key(combo, i):
-        return (i, id(combo[i]), tuple(p.pattern for j, p in enumerate(combo) if j != i))
+        # the bound reads the tiles the place takes, not their order nor where its jokers
+        # lie: places alike share it (a freed joker of the other meld at either end)
+        p = combo[i]
+        return (i, tuple(tuple(sorted(x)) for x in place_cells(p)), p.rack_jokers, p.freed,
+                p.borrowed, tuple(q.pattern for j, q in enumerate(combo) if j != i))
 
     def place(self, combo, i, best: int) -> int:
         """The most weight a turn could lay with ``combo[i]`` as its place and every other
@@ -101,7 +105,7 @@ class Bounds:
         key = self._place_key(combo, i)
         got = self.places.get(key)
         if got is None:
-            got = self.places[key] = self.fixed([combo[i]], key[2], 0, best)
+            got = self.places[key] = self.fixed([combo[i]], key[-1], 0, best)
         return got
 
     def new_set(self, combo, joker_melds: int, place, jokers, best: int) -> int:
