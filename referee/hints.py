@@ -29,8 +29,11 @@ had that cheap try, each kept place (best bound first) lays its freed jokers in 
 they could go into (:mod:`referee.newsets`; two jokers in one set, or one set each) and
 solves the rest again, its tiles taken from the table where it can (the rest then decides)
 and, if that is not legal, from the rack where it can; a set needing some of each is not
-tried, and its bound stays unsettled. With one joker on the table and none on the rack this
-covers every other legal turn.
+tried, and its bound stays unsettled. Under the tournament rule a joker of a group of three
+is taken by adding both missing colours, and the group may then be split: the place may be
+two groups, each with one of the group's tiles and one missing colour (``J R13 O13`` with
+B13 and K13 from ``B13 K13 R13 O13`` -> ``B13 O13 R13 | K13 O13 R13``). With one joker on the
+table and none on the rack this covers every other legal turn.
 
 Two joker melds may *meet* (:mod:`referee.joker_places`, ``merged`` and ``borrowing``): each
 joker needs a meld that holds a tile of its set and the joker, or the tile that exchanged

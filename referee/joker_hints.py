@@ -429,7 +429,8 @@ class JokerSearch(NewSets, PatternProof):
             self.solved[key] = (floor, melds)
         if melds is None:
             return None
-        after = Table([Meld(p.tiles) for p in combo if p.tiles] + list(melds))
+        after = Table([Meld(p.tiles) for p in combo if p.tiles]
+                      + [Meld(m) for p in combo for m in p.more] + list(melds))
         placed, remaining = split_rack(after.melds, self.table.tiles, self.rack)
         if self.best is not None and self._weight(placed) <= self._best_weight():
             return placed, False  # no better than the best: not worth judging

@@ -3,6 +3,8 @@
 whether it stays or is exchanged) and its *places*: every run window or group that keeps a
 tile of the meld and holds each joker's tile (the joker itself where it stays, the tile
 where it was exchanged), with the tiles each place takes from the table and the rack.
+Under the tournament rule the place of a group of three whose joker is taken may be two
+groups (``more``), each with one of its tiles and one of the two missing colours.
 
 Two joker melds may meet (see :mod:`referee.hints`): :meth:`Places.merged` lists the places
 of both at once (one meld holding a tile of each and each joker or the tile that exchanged
@@ -43,6 +45,9 @@ class Place:
     #: a place of both joker melds at once (``merged``): the jokers it frees of each; the
     #: other meld's place in the combination is then empty (no tiles)
     merged: tuple = ()
+    #: more melds of the same place (laid order): under the tournament rule, the second
+    #: missing colour of a group of three in another meld holding a tile of the group
+    more: tuple = ()
 
 
 def cell(t: Tile) -> int:
@@ -98,7 +103,8 @@ class Places:
             for fate in fates:
                 for place in self._windows(meld, real, stands, kind, fate):
                     place.pattern = (stands, fate)
-                    key = (place.tiles, tuple(sorted(place.use.items())), place.pattern)
+                    key = (place.tiles, place.more, tuple(sorted(place.use.items())),
+                           place.pattern)
                     if key not in seen:
                         seen.add(key)
                         out.append(place)
@@ -141,6 +147,39 @@ class Places:
                     place = self._fill(tiles, stay, swap, ())
                     if place is not None:
                         yield place
+            if (rules.joker_group_needs_both_missing and len(swap) == 1 and len(meld) == 3
+                    and len(real) == 2):
+                yield from self._split(real, swap[0], number, have)
+
+    def _split(self, real, s, number, have):
+        """Under the tournament rule a joker of a group of three is taken by adding both
+        missing colours; the group may then be split (003: a set holding a joker "can ...
+        be split apart"), so the two may end in two melds, each with one of the group's
+        tiles: ``J R13 O13`` (a B13) with B13 and K13 from ``B13 K13 R13 O13`` ->
+        ``B13 O13 R13 | K13 O13 R13``. One place of two groups: ``s`` with one of the
+        group's tiles, the other missing colour with the other."""
+        other = next(Tile(c, number) for c in COLOURS if c not in have and c != s.colour)
+        for a, b in ((real[0], real[1]), (real[1], real[0])):
+            for first in self._groups(number, {a.colour, s.colour}):
+                p1 = self._fill(first, set(), [s], ())
+                if p1 is None:
+                    continue
+                for second in self._groups(number, {b.colour, other.colour}):
+                    p2 = self._fill(second, set(), [other], ())
+                    if p2 is None:
+                        continue
+                    place = Place(p1.tiles, p1.use + p2.use, p1.rack_only + p2.rack_only, 0, 1,
+                                  more=(p2.tiles,))
+                    if self.fits([place]):
+                        yield place
+
+    @staticmethod
+    def _groups(number, colours):
+        """Every group of ``number`` holding ``colours``, in colour order."""
+        for size in (3, 4):
+            for cols in itertools.combinations(COLOURS, size):
+                if colours <= set(cols):
+                    yield [Tile(c, number) for c in cols]
 
     def _fill(self, tiles, stay, swap, must_hold):
         """A Place for the meld ``tiles`` (in order), or None if the tiles are not there."""

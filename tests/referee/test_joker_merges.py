@@ -62,6 +62,31 @@ def test_turns_where_two_joker_melds_meet_are_hinted(preset, table, rack, after,
     assert move.exact
 
 
+@pytest.mark.parametrize("table, rack, after, best", [
+    # The joker of J R13 O13 (a B13 or a K13) is taken under the tournament rule by adding
+    # both missing colours (004: "Under tournament rules, a Joker taken from a group of
+    # three tiles must be replaced with both missing tiles"), here from the group of four
+    # (003: the tile "can come from the player's rack or from the table"): B13 K13 R13 O13.
+    # That group may then be split (003: a set holding a joker "can ... be split apart"),
+    # K13 joining the R13 O13 left behind: B13 O13 R13 | K13 O13 R13. The joker makes a new
+    # set with the rack's B10 B12. The hint said "draw", proven best.
+    ("B11 R11 K11 | B13 K13 R13 O13 | J R13 O13", "B10 B12",
+     "B11 R11 K11 | B13 O13 R13 | K13 O13 R13 | B10 J B12", (2, 22)),
+    # the same with a second joker meld, whose joker (a K11 or an O11) stays beside its R11
+    # and the rack's O11, the freed joker in B10 B11 J (the first group's B11)
+    ("B11 R11 J | B13 K13 R13 O13 | J R13 O13", "O11 K12 B10",
+     "B10 B11 J | B13 O13 R13 | O11 R11 J | K13 O13 R13", (2, 21)),
+])
+def test_both_missing_colours_may_end_in_two_melds_under_the_tournament_rule(
+        table, rack, after, best):
+    rules = PRESETS["tournament"]
+    assert check_turn(table, after, rack.split(), rules=rules).legal  # the worked-out turn
+    move = best_move(table, rack, rules, cpu_limit=None)
+    assert check_turn(table, move.table, rack.split(), rules=rules).legal
+    assert (len(move.placed), move.points) == best == brute_best(
+        parse_table(table), rack.split(), rules), move.table
+
+
 def _near(rng, colour, number):
     """A run of ``colour`` through ``number`` or a group of ``number`` holding ``colour``."""
     if rng.random() < 0.5:
