@@ -2,8 +2,13 @@
 place of both (it holds a tile of each and each joker, or the tile that exchanged it), or a
 freed joker lies in the other joker meld's place, its new set. The hint search tried each
 joker meld's place apart and laid freed jokers in the rest only, so it said "draw" (marked
-unproven) where such a turn was the only play. Each hint is compared with the brute force of
-``test_hints`` (every layout of the table and a part of the rack, judged by ``check_turn``).
+unproven) where such a turn was the only play. Under the tournament rule, likewise, the two
+missing colours that free a group of three's joker may end in two melds (the group split
+after the exchange); with one joker on the table that hint said "draw" and called it proven.
+Each hint is compared with the brute force of ``test_hints`` (every layout of the table and a
+part of the rack, judged by ``check_turn``). Under ``sabra-way`` and ``pressman-1998`` (the
+joker's tile from the rack only, two more rack tiles beside a freed joker) no such miss was
+found; their property tests guard the same search.
 
 What the rule texts in ``shared/rules/`` say (the current rules, text 003, for ``sabra`` and
 ``tournament``):
