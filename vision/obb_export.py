@@ -33,7 +33,7 @@ import numpy as np
 from .labels import CLASS_NAMES, iter_labelled, shared_photos_dir, tile_to_class
 
 SPLITS = ("train", "val", "test")
-#: Exported photos are scaled down to this longer side at most (training runs at 640).
+#: Exported photos are scaled down to this longer side at most (YOLO trains at 512 or 640).
 MAX_SIDE = 1280
 
 

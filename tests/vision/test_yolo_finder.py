@@ -78,3 +78,28 @@ def test_the_reader_reads_what_another_finder_finds():
     reading = Reader(finder=finder).read(img)
     assert finder.calls == 1
     assert sorted(t.tile for t in reading.tiles) == sorted(["R7", "R8", "R9", "K5"])
+
+
+def test_the_committed_yolo_finder_finds_the_tiles_of_a_valid_photo():
+    """``models/tile-finder-yolo.onnx`` (measured in models/tile-finder.md) on the first shared
+    valid photo with tiles: it finds most labelled tiles, each within half a tile, and little
+    else."""
+    import cv2
+
+    from vision.evaluate import match
+    from vision.geometry import rect_from_points
+    from vision.labels import REPO_ROOT, iter_labelled, shared_photos_dir
+    from vision.yolo_finder import YoloFinder
+
+    onnx = REPO_ROOT / "models" / "tile-finder-yolo.onnx"
+    valid = shared_photos_dir() / "valid"
+    if not onnx.is_file() or not valid.is_dir():
+        pytest.skip("the YOLO finder or the shared valid photos are not here")
+    item = next(it for it in iter_labelled(valid) if len(it.tiles) >= 10)
+    dets = YoloFinder(onnx).detect(cv2.imread(str(item.path)))
+    found = match(np.array([d["centre"] for d in dets]).reshape(-1, 2), item.outlines)
+    assert len(found) >= 0.9 * len(item.tiles)
+    assert len(dets) <= len(found) + 2
+    for g, p in found.items():  # a find is the size of its tile
+        _, short, long, _ = rect_from_points(item.outlines[g])
+        assert 0.6 < dets[p]["short"] / short < 1.6 and 0.6 < dets[p]["long"] / long < 1.6
