@@ -103,6 +103,11 @@ def test_arrange_accepts_text_tokens_tiles_and_tables():
     assert str(arrange(["R1", "R2", "R3"])) == "R1 R2 R3"
     assert str(arrange(parse_tiles("K7 B7 O7"))) == "K7 B7 O7"
     assert str(arrange(parse_table("R3 R2 | R1 K7 B7 O7"))) == "R1 R2 R3 | K7 B7 O7"
+    # a table's text: melds split by | or by lines (a list of tiles refuses both)
+    assert str(arrange("R3 R2 | R1 K7 B7 O7")) == "R1 R2 R3 | K7 B7 O7"
+    assert str(arrange("R3 R2\nR1 K7 B7 O7\n")) == "R1 R2 R3 | K7 B7 O7"
+    move = best_move("R4 R5 R6", "R7 | R3\nB1")
+    assert [str(t) for t in move.placed] == ["R3", "R7"]
 
 
 @pytest.mark.parametrize("bad", ["R14", "X3", "R0", "R", "7R"])
@@ -118,6 +123,7 @@ def test_impossible_tiles_raise():
     with pytest.raises(ImpossibleTilesError) as err:
         arrange("R7 R7 R7")
     assert err.value.token == "R7"
+    assert str(err.value) == "R7: a third R7 in these tiles; a set has only 2 of each tile"
     with pytest.raises(ImpossibleTilesError):
         arrange("J J J R1")
     with pytest.raises(ImpossibleTilesError) as err:
@@ -144,6 +150,9 @@ def test_unsolvable_table_raises_a_clear_error():
         best_move("R7 R8 R9 | R7 R8 R9 | R7 B7 O7", "K1")
     with pytest.raises(ImpossibleTilesError, match="a third R7 in the rack;"):
         best_move("R1 R2 R3", "R7 R7 R7")
+    # a rack written as melds: still the rack's third copy
+    with pytest.raises(ImpossibleTilesError, match="a third R7 in the rack;"):
+        best_move("R1 R2 R3", "R7 R8 R9 | R7 R7")
     # a joker on the table and two on the rack: a set has two
     with pytest.raises(ImpossibleTilesError) as err:
         best_move("R4 J R6", "J J")
@@ -283,6 +292,10 @@ def test_max_score():
     assert max_score("J R1") == 0
     assert max_score("J J R1") == 1  # jokers count 0, but may help
     assert max_score("J R12 R13") == 25
+    # both jokers laid and a tile of some numbers left over: K8 K9 K10, R8 R9 J and
+    # B9 J B11 B12 (76); the second K8 and O12 then fit nowhere (the brute force of
+    # tests/referee/oracles.py over every subset agrees: no valid subset is worth more)
+    assert max_score("K8 K8 K9 K10 B9 B11 B12 O12 R8 R9 J J") == 76
     # the generalised puzzle: numbers beyond 13
     assert max_score_counts({(0, 50): 1, (0, 51): 1, (0, 52): 1, (1, 99): 2}, numbers=100) == 153
     with pytest.raises(ValueError):
