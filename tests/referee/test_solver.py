@@ -77,6 +77,13 @@ def test_spare_jokers_go_where_a_meld_has_room():
                  "B13 O13 R13 K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J J"):
         tiles = parse_tiles(text)
         assert_sound(arrange(tiles), tiles)
+    # three groups of four and a joker: no group takes it, so two groups give up a tile to
+    # a run (J K12 K13 beside B12 O12 R12 and B13 O13 R13); the search that finds this
+    # reads the numbers downward, and its melds must come back as the tiles read upward
+    tiles = parse_tiles("K6 B6 O6 R6 K12 B12 O12 R12 K13 B13 O13 R13 J")
+    table = arrange(tiles)
+    assert_sound(table, tiles)
+    assert sorted(len(m) for m in table.melds) == [3, 3, 3, 4]
 
 
 def test_every_5_and_a_joker_make_three_groups():
