@@ -92,6 +92,15 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py",
          "tests/referee/test_opening.py"],
         []),
+    # the search's hot methods (`_Search.value`, `alive`: every state of every solve goes
+    # through them, and through mutmut's trampoline with them): referee-search's tests
+    # without the command line's (test_cli.py: the same arrange and hint calls, printed),
+    # to spend the time on more mutants
+    "referee-search-hot": (
+        ["referee/search.py"],
+        ["tests/referee/test_solver.py", "tests/referee/test_cases_solver.py",
+         "tests/referee/test_solver_properties.py", "tests/referee/test_opening.py"],
+        ["referee.search.x\u01c1_Search\u01c1value*", "referee.search.x\u01c1_Search\u01c1alive*"]),
     # hints: the best legal turn, with freed jokers laid in new sets
     "referee-hints": (
         ["referee/hints.py", "referee/joker_hints.py", "referee/joker_places.py",
