@@ -60,6 +60,11 @@ def test_a_joker_in_a_group_counts_its_tile_toward_the_threshold():
     assert brute_opening(rack, rules) == (9, 98)
     _, move = _opening(rack, rules)
     assert len(move.placed) == 9 and move.points == 98 and move.initial_points >= 50
+    # and 51 is the most it counts (a joker as a 7 in O4 O5 O6 J leaves B6 O6 without one):
+    # at 52 it draws
+    higher = rules.replace(initial_meld_points=52)
+    assert brute_opening(rack, higher) == (0, 0)
+    assert best_move("", rack, higher, opened=False).draws
 
 
 def test_the_melds_on_the_table_stay_and_count_nothing():
