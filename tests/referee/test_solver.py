@@ -19,7 +19,7 @@ from referee import (
 )
 from referee.hints import Move, best_move
 from referee.solver import TableUnsolvableError, arrange, max_score, max_score_counts
-from tests.referee.oracles import assert_sound, brute_best_move
+from tests.referee.oracles import assert_sound, brute_arrangeable, brute_best_move
 from tests.referee.random_tables import random_table_with_jokers
 
 
@@ -63,6 +63,16 @@ def test_both_jokers_beside_a_group_of_four_of_13s():
     for text in ("K13 B13 O13 R13 J J", "K13 B13 O13 R13 K12 B12 O12 R12 J J",
                  "K13 B13 O13 R13 K1 K2 K3 J J"):
         tiles = parse_tiles(text)
+        assert_sound(arrange(tiles), tiles)
+
+
+def test_a_group_of_four_and_one_tile_with_both_jokers():
+    """K4 B4 O4 R4 and B8 with both jokers (a run J J B8, or a group of 8s): every tile
+    laid, though a joker in the group of four, or one alone beside B8, leads nowhere; a
+    way that fails with both jokers used says nothing of the ways with fewer used."""
+    for text in ("K4 B4 O4 R4 B8 J J", "K4 B4 O4 R4 K9 K10 K11 K12 B8 J J"):
+        tiles = parse_tiles(text)
+        assert brute_arrangeable(tiles)
         assert_sound(arrange(tiles), tiles)
 
 
