@@ -92,6 +92,15 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py",
          "tests/referee/test_opening.py"],
         []),
+    # the search's hot methods (`_Search.value`, `alive`: every state of every solve goes
+    # through them, and through mutmut's trampoline with them): referee-search's tests
+    # without the command line's (test_cli.py: the same arrange and hint calls, printed),
+    # to spend the time on more mutants
+    "referee-search-hot": (
+        ["referee/search.py"],
+        ["tests/referee/test_solver.py", "tests/referee/test_cases_solver.py",
+         "tests/referee/test_solver_properties.py", "tests/referee/test_opening.py"],
+        ["referee.search.x\u01c1_Search\u01c1value*", "referee.search.x\u01c1_Search\u01c1alive*"]),
     # hints: the best legal turn, with freed jokers laid in new sets
     "referee-hints": (
         ["referee/hints.py", "referee/joker_hints.py", "referee/joker_places.py",
@@ -143,6 +152,29 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
 
 #: what the scratch copy needs besides the files mutated
 COPIED = ["referee", "vision", "webapp", "tests", "models", "pyproject.toml"]
+
+
+#: appended to the scratch copy's tests/conftest.py when referee/search.py is mutated.
+#: mutmut runs the stats pass in its own process and forks each mutant's test run from it, so
+#: the search's process-wide caches (``_OPTIONS``, ``_STEPS``: each colour's moves, computed
+#: once per process) would reach every mutant already filled by the unmutated code, and its
+#: run-state tables (``_build_states``) were built at import, before any mutant is switched
+#: on: the mutants of ``_options``, ``options``, ``children``, ``closings``, ``_steps``, ... would
+#: then run only where a test met a situation no earlier test had, and would survive
+#: unnoticed. Every test starts with empty caches and freshly built tables instead (the
+#: stats pass then also ties each of those functions to every test that reaches it).
+SEARCH_CACHES_RESET = '''
+
+@pytest.fixture(autouse=True)
+def _search_caches_computed_afresh():
+    from referee import search as _search
+
+    _search._OPTIONS.clear()
+    _search._STEPS.clear()
+    (_search._STATES, _search._TRANS, _search._CLOSABLE, _search._NEED1,
+     _search._NEED2) = _search._build_states()
+    yield
+'''
 
 
 def _toml_list(xs: list[str]) -> str:
@@ -222,6 +254,8 @@ def prepare(workdir: Path, files: list[str], tests: list[str],
     # needs room
     with open(workdir / "tests" / "conftest.py", "a", encoding="utf-8") as f:
         f.write("\nimport sys as _sys\n\n_sys.setrecursionlimit(20_000)\n")
+        if "referee/search.py" in files:
+            f.write(SEARCH_CACHES_RESET)
     packages = sorted({f.split("/")[0] for f in files})
     # models/ beside the package copies, where vision finds them
     extra = ["models"] + [p for p in ("referee", "vision", "webapp") if p not in packages]

@@ -49,6 +49,24 @@ def test_a_joker_counts_the_tile_it_stands_for_or_nothing():
     assert best_move("", "K9 J K11", zero, opened=False).draws
 
 
+def test_a_joker_in_a_group_counts_its_tile_toward_the_threshold():
+    # a house threshold of 50 in all sets: B5 B6 J (the joker B7) 18, O4 O5 O6 15 and the
+    # group B6 O6 J (the joker a 6) 18 lay every tile for 51; the group's joker counted as
+    # nothing would leave 45 (000: the joker "assuming the value of the tile it is being
+    # used in place of"). The most-tiles play need not reach 50, so the search that carries
+    # the points laid decides here.
+    rules = SABRA.replace(initial_meld_points=50)
+    rack = parse_tiles("B5 B6 B6 O4 O5 O6 O6 J J")
+    assert brute_opening(rack, rules) == (9, 98)
+    _, move = _opening(rack, rules)
+    assert len(move.placed) == 9 and move.points == 98 and move.initial_points >= 50
+    # and 51 is the most it counts (a joker as a 7 in O4 O5 O6 J leaves B6 O6 without one):
+    # at 52 it draws
+    higher = rules.replace(initial_meld_points=52)
+    assert brute_opening(rack, higher) == (0, 0)
+    assert best_move("", rack, higher, opened=False).draws
+
+
 def test_the_melds_on_the_table_stay_and_count_nothing():
     table = parse_table("K11 K12 K13")
     laid, move = _opening("B10 O10 R10", PRESSMAN, table)

@@ -19,7 +19,7 @@ from referee import (
 )
 from referee.hints import Move, best_move
 from referee.solver import TableUnsolvableError, arrange, max_score, max_score_counts
-from tests.referee.oracles import assert_sound, brute_best_move
+from tests.referee.oracles import assert_sound, brute_arrangeable, brute_best_move
 from tests.referee.random_tables import random_table_with_jokers
 
 
@@ -66,6 +66,16 @@ def test_both_jokers_beside_a_group_of_four_of_13s():
         assert_sound(arrange(tiles), tiles)
 
 
+def test_a_group_of_four_and_one_tile_with_both_jokers():
+    """K4 B4 O4 R4 and B8 with both jokers (a run J J B8, or a group of 8s): every tile
+    laid, though a joker in the group of four, or one alone beside B8, leads nowhere; a
+    way that fails with both jokers used says nothing of the ways with fewer used."""
+    for text in ("K4 B4 O4 R4 B8 J J", "K4 B4 O4 R4 K9 K10 K11 K12 B8 J J"):
+        tiles = parse_tiles(text)
+        assert brute_arrangeable(tiles)
+        assert_sound(arrange(tiles), tiles)
+
+
 def test_spare_jokers_go_where_a_meld_has_room():
     """Jokers the melds do not need go into a group of three, on either end of a run, or
     split a long run; the table then holds each tile once, both jokers included."""
@@ -77,6 +87,13 @@ def test_spare_jokers_go_where_a_meld_has_room():
                  "B13 O13 R13 K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 J J"):
         tiles = parse_tiles(text)
         assert_sound(arrange(tiles), tiles)
+    # three groups of four and a joker: no group takes it, so two groups give up a tile to
+    # a run (J K12 K13 beside B12 O12 R12 and B13 O13 R13); the search that finds this
+    # reads the numbers downward, and its melds must come back as the tiles read upward
+    tiles = parse_tiles("K6 B6 O6 R6 K12 B12 O12 R12 K13 B13 O13 R13 J")
+    table = arrange(tiles)
+    assert_sound(table, tiles)
+    assert sorted(len(m) for m in table.melds) == [3, 3, 3, 4]
 
 
 def test_every_5_and_a_joker_make_three_groups():
@@ -103,6 +120,11 @@ def test_arrange_accepts_text_tokens_tiles_and_tables():
     assert str(arrange(["R1", "R2", "R3"])) == "R1 R2 R3"
     assert str(arrange(parse_tiles("K7 B7 O7"))) == "K7 B7 O7"
     assert str(arrange(parse_table("R3 R2 | R1 K7 B7 O7"))) == "R1 R2 R3 | K7 B7 O7"
+    # a table's text: melds split by | or by lines (a list of tiles refuses both)
+    assert str(arrange("R3 R2 | R1 K7 B7 O7")) == "R1 R2 R3 | K7 B7 O7"
+    assert str(arrange("R3 R2\nR1 K7 B7 O7\n")) == "R1 R2 R3 | K7 B7 O7"
+    move = best_move("R4 R5 R6", "R7 | R3\nB1")
+    assert [str(t) for t in move.placed] == ["R3", "R7"]
 
 
 @pytest.mark.parametrize("bad", ["R14", "X3", "R0", "R", "7R"])
@@ -118,6 +140,7 @@ def test_impossible_tiles_raise():
     with pytest.raises(ImpossibleTilesError) as err:
         arrange("R7 R7 R7")
     assert err.value.token == "R7"
+    assert str(err.value) == "R7: a third R7 in these tiles; a set has only 2 of each tile"
     with pytest.raises(ImpossibleTilesError):
         arrange("J J J R1")
     with pytest.raises(ImpossibleTilesError) as err:
@@ -144,6 +167,9 @@ def test_unsolvable_table_raises_a_clear_error():
         best_move("R7 R8 R9 | R7 R8 R9 | R7 B7 O7", "K1")
     with pytest.raises(ImpossibleTilesError, match="a third R7 in the rack;"):
         best_move("R1 R2 R3", "R7 R7 R7")
+    # a rack written as melds: still the rack's third copy
+    with pytest.raises(ImpossibleTilesError, match="a third R7 in the rack;"):
+        best_move("R1 R2 R3", "R7 R8 R9 | R7 R7")
     # a joker on the table and two on the rack: a set has two
     with pytest.raises(ImpossibleTilesError) as err:
         best_move("R4 J R6", "J J")
@@ -283,6 +309,10 @@ def test_max_score():
     assert max_score("J R1") == 0
     assert max_score("J J R1") == 1  # jokers count 0, but may help
     assert max_score("J R12 R13") == 25
+    # both jokers laid and a tile of some numbers left over: K8 K9 K10, R8 R9 J and
+    # B9 J B11 B12 (76); the second K8 and O12 then fit nowhere (the brute force of
+    # tests/referee/oracles.py over every subset agrees: no valid subset is worth more)
+    assert max_score("K8 K8 K9 K10 B9 B11 B12 O12 R8 R9 J J") == 76
     # the generalised puzzle: numbers beyond 13
     assert max_score_counts({(0, 50): 1, (0, 51): 1, (0, 52): 1, (1, 99): 2}, numbers=100) == 153
     with pytest.raises(ValueError):
