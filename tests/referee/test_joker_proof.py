@@ -148,3 +148,18 @@ def test_one_freed_joker_is_proven_by_the_sets_of_one_joker():
     got = (len(move.placed), move.points)
     assert check_turn(table, move.table, rack, rules=preset).legal
     assert got == (3, 25) or not move.exact, (move.table, got)
+
+
+def test_a_freed_joker_may_share_its_new_set_with_the_joker_that_stays():
+    # tournament: B7 from the rack frees the joker of B5 B6 J B8; it ends in R4 J J beside
+    # the joker that stays from R3 R4 R5 J: B6 B7 B8 | R4 J J | K3 O3 R3 | K5 B5 R5 lays the
+    # whole rack (4 tiles, 18 points), so nothing beats it. A proof whose new sets may not
+    # hold the staying joker bounds that pattern too low and calls a 3-tile turn the best.
+    table, rack, preset = "B5 B6 J B8 | R3 R4 R5 J", "O3 B7 K3 K5", "tournament"
+    assert check_turn(table, "B6 B7 B8 | R4 J J | K3 O3 R3 | K5 B5 R5", rack,
+                      rules=preset).legal
+    assert brute_best(parse_table(table), rack.split(), PRESETS[preset]) == (4, 18)
+    move = best_move(table, rack, preset, cpu_limit=None)
+    got = (len(move.placed), move.points)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert got == (4, 18) or not move.exact, (move.table, got)
