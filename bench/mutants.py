@@ -110,6 +110,20 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_solver.py", "tests/referee/test_cli.py",
          "tests/referee/test_opening.py"],
         []),
+    # the hint search's freed jokers: their places, bounds, new sets and the proof that a
+    # pattern cannot beat the best (joker_hints, joker_places, joker_bounds, joker_sets,
+    # joker_proof), with the tests that reach them (found by coverage's per-test contexts;
+    # the slow property tests stay out); narrow a run with --functions, one module at a time
+    "referee-joker-hints": (
+        ["referee/joker_proof.py", "referee/joker_sets.py", "referee/joker_bounds.py",
+         "referee/joker_places.py", "referee/joker_hints.py"],
+        ["tests/referee/test_joker_proof.py", "tests/referee/test_joker_merges.py",
+         "tests/referee/test_joker_third_copies.py", "tests/referee/test_hints.py",
+         "tests/referee/test_solver.py::test_every_hint_is_a_legal_turn_under_its_preset",
+         "tests/referee/test_cases_solver.py",
+         "tests/referee/test_steps.py::"
+         "test_both_jokers_of_a_meld_swapped_and_laid_together_in_one_new_set"],
+        []),
     # a turn told as steps a person can follow (the hint's and the dispute view's words)
     "referee-steps": (
         ["referee/steps.py"],

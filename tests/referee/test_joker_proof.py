@@ -117,3 +117,51 @@ def test_a_freed_joker_set_that_beats_the_best_fails_the_proof():
     move = best_move(table, rack, "tournament", cpu_limit=None)
     assert check_turn(table, move.table, rack, rules="tournament").legal
     assert (len(move.placed), move.points) == (9, 47) and move.exact
+
+
+def test_two_jokers_freed_into_sets_of_their_own_are_not_proven_by_the_sets_holding_both():
+    # Two groups of 7s, a joker in each; the rack has no 7. The best turn moves each joker
+    # into a run of its own: K7 J K9 | R5 R6 R7 J | O7 R7 K7 B7, laying K9 R5 R6 (3 tiles, 20
+    # points: the rack's three heaviest; the two jokers cannot serve all four, as the brute
+    # force confirms). The sets that
+    # would hold both freed jokers at once all bound low: that proves nothing of the turns
+    # with one joker in each of two sets, and a weaker turn must not be called the best.
+    table, rack, preset = "O7 J R7 K7 | J K7 B7 R7", "K9 R5 B5 R6", "tournament"
+    assert check_turn(table, "K7 J K9 | R5 R6 R7 J | O7 R7 K7 B7", rack, rules=preset).legal
+    assert brute_best(parse_table(table), rack.split(), PRESETS[preset]) == (3, 20)
+    move = best_move(table, rack, preset, cpu_limit=None)
+    got = (len(move.placed), move.points)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert got == (3, 20) or not move.exact, (move.table, got)
+
+
+def test_one_freed_joker_is_proven_by_the_sets_of_one_joker():
+    # sabra: B8 from the rack frees the joker of K8 J R8, which ends in a new set with two
+    # rack tiles and an 8 of the group of four: K8 B8 R8 | O7 O8 J O10 | K8 B8 R8 | B9 O9 R9,
+    # laying B8 O7 O10 (3 tiles, 25 points: no turn lays all four, as the brute force
+    # confirms, and B8 B7 O10, the heaviest three, weigh as much). The proof of that
+    # pattern must bound the sets holding one freed joker: sets listed as if holding two
+    # prove a weaker turn (22 points) best.
+    table, rack, preset = "K8 J R8 | B8 O8 R8 K8 | O9 B9 R9", "B8 O10 B7 O7", "sabra"
+    assert check_turn(table, "K8 B8 R8 | O7 O8 J O10 | K8 B8 R8 | B9 O9 R9", rack,
+                      rules=preset).legal
+    assert brute_best(parse_table(table), rack.split(), PRESETS[preset]) == (3, 25)
+    move = best_move(table, rack, preset, cpu_limit=None)
+    got = (len(move.placed), move.points)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert got == (3, 25) or not move.exact, (move.table, got)
+
+
+def test_a_freed_joker_may_share_its_new_set_with_the_joker_that_stays():
+    # tournament: B7 from the rack frees the joker of B5 B6 J B8; it ends in R4 J J beside
+    # the joker that stays from R3 R4 R5 J: B6 B7 B8 | R4 J J | K3 O3 R3 | K5 B5 R5 lays the
+    # whole rack (4 tiles, 18 points), so nothing beats it. A proof whose new sets may not
+    # hold the staying joker bounds that pattern too low and calls a 3-tile turn the best.
+    table, rack, preset = "B5 B6 J B8 | R3 R4 R5 J", "O3 B7 K3 K5", "tournament"
+    assert check_turn(table, "B6 B7 B8 | R4 J J | K3 O3 R3 | K5 B5 R5", rack,
+                      rules=preset).legal
+    assert brute_best(parse_table(table), rack.split(), PRESETS[preset]) == (4, 18)
+    move = best_move(table, rack, preset, cpu_limit=None)
+    got = (len(move.placed), move.points)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert got == (4, 18) or not move.exact, (move.table, got)
