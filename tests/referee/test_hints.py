@@ -91,6 +91,34 @@ def brute_best(table, rack, rules):
     return best
 
 
+def held_to_brute_force(preset, table, rack, must_be_best=False):
+    """The hint for ``rack`` on ``table`` under ``preset``: a legal turn, never more than the
+    brute force's best, and that best where it is proven (or where ``must_be_best``)."""
+    rules = PRESETS[preset]
+    move = best_move(table, rack, rules, cpu_limit=None)  # a busy machine must not cut it
+    verdict = check_turn(table, move.table, rack, rules=rules)
+    assert verdict.legal, f"{preset}: {table} + {rack}: {move.table}\n{verdict.summary()}"
+    got, best = (len(move.placed), move.points), brute_best(table, rack, rules)
+    assert got <= best
+    if move.exact or must_be_best:
+        assert got == best, f"{preset}: {table} + {rack}: hint {move.table} {got}, best {best}"
+    return move, best
+
+
+def drawn_hints_held_to_brute_force(draw, preset, seed, count, must_be_best):
+    """``count`` tables drawn by ``draw(rng)`` (None: draw again), each hint held to the brute
+    force (:func:`held_to_brute_force`; ``must_be_best(table, rack)``)."""
+    rng = random.Random(seed)
+    compared = 0
+    while compared < count:
+        drawn = draw(rng)
+        if drawn is None:
+            continue
+        table, rack = drawn
+        held_to_brute_force(preset, table, rack, must_be_best(table, rack))
+        compared += 1
+
+
 def _small_case(rng):
     """A table of one or two melds, one holding a joker, and a rack of 1-3 tiles nearby."""
     colour = rng.choice(COLOURS)

@@ -7,13 +7,12 @@ came out too low, its turns were skipped, and a weaker hint was said to be the b
 hint is compared with the brute force of ``test_hints`` (every layout of the table and a part
 of the rack, judged by ``check_turn``)."""
 
-import random
 from collections import Counter
 
 import pytest
 
 from referee import COLOURS, JOKER, PRESETS, Tile, best_move, check_turn, parse_table
-from tests.referee.test_hints import PRESET_NAMES, brute_best
+from tests.referee.test_hints import PRESET_NAMES, brute_best, drawn_hints_held_to_brute_force
 
 
 @pytest.mark.parametrize("table, rack, best", [
@@ -102,24 +101,13 @@ def third_copy_case(rng, most_table_tiles=11):
     return parse_table([" ".join(map(str, m)) for m in melds]), rack
 
 
+def _one_joker(table, rack):
+    # one joker: the search covers every turn, so the hint is the best
+    return sum(t.is_joker for t in list(table.tiles) + list(rack)) == 1
+
+
 def _compare(preset, seed, count):
-    rules = PRESETS[preset]
-    rng = random.Random(seed)
-    compared = 0
-    while compared < count:
-        drawn = third_copy_case(rng)
-        if drawn is None:
-            continue
-        table, rack = drawn
-        move = best_move(table, rack, rules, cpu_limit=None)  # a busy machine must not cut it
-        verdict = check_turn(table, move.table, rack, rules=rules)
-        assert verdict.legal, f"{preset}: {table} + {rack}: {move.table}\n{verdict.summary()}"
-        got, best = (len(move.placed), move.points), brute_best(table, rack, rules)
-        assert got <= best
-        if move.exact or sum(t.is_joker for t in list(table.tiles) + list(rack)) == 1:
-            # one joker: the search covers every turn, so the hint is the best
-            assert got == best, f"{preset}: {table} + {rack}: hint {move.table} {got}, best {best}"
-        compared += 1
+    drawn_hints_held_to_brute_force(third_copy_case, preset, seed, count, _one_joker)
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
