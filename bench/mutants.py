@@ -111,12 +111,12 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_opening.py"],
         []),
     # the hint search's freed jokers: their places, bounds, new sets and the proof that a
-    # pattern cannot beat the best (joker_hints, joker_places, joker_bounds, joker_sets,
-    # joker_proof), with the tests that reach them (found by coverage's per-test contexts;
+    # pattern cannot beat the best (joker_hints, joker_places, joker_meeting, joker_bounds,
+    # joker_sets, joker_proof), with the tests that reach them (found by coverage's per-test contexts;
     # the slow property tests stay out); narrow a run with --functions, one module at a time
     "referee-joker-hints": (
         ["referee/joker_proof.py", "referee/joker_sets.py", "referee/joker_bounds.py",
-         "referee/joker_places.py", "referee/joker_hints.py"],
+         "referee/joker_places.py", "referee/joker_meeting.py", "referee/joker_hints.py"],
         ["tests/referee/test_joker_proof.py", "tests/referee/test_joker_merges.py",
          "tests/referee/test_joker_third_copies.py", "tests/referee/test_hints.py",
          "tests/referee/test_solver.py::test_every_hint_is_a_legal_turn_under_its_preset",

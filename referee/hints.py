@@ -35,7 +35,7 @@ two groups, each with one of the group's tiles and one missing colour (``J R13 O
 B13 and K13 from ``B13 K13 R13 O13`` -> ``B13 O13 R13 | K13 O13 R13``). With one joker on the
 table and none on the rack this covers every other legal turn.
 
-Two joker melds may *meet* (:mod:`referee.joker_places`, ``merged`` and ``borrowing``): each
+Two joker melds may *meet* (:mod:`referee.joker_meeting`): each
 joker needs a meld that holds a tile of its set and the joker, or the tile that exchanged
 it (its place), and a freed joker a new set; a turn may use one meld for both places
 (``K11 R11 J | J B11 O11`` + ``O9`` -> ``B11 K11 O11 R11 | J J O9``, each joker exchanged for

@@ -14,8 +14,9 @@ from collections import Counter
 from typing import Optional
 
 from .joker_bounds import Bounds
-from .joker_places import Place, Places, cells_of, place_cells
-from .joker_proof import PatternProof, _stays
+from .joker_meeting import MeetingPlaces
+from .joker_places import Place, a_joker_stays, cells_of, place_cells
+from .joker_proof import PatternProof
 from .joker_sets import NewSets
 from .move import Move, draw_move, move_value, split_rack, with_steps
 from .newsets import new_sets
@@ -80,7 +81,7 @@ class JokerSearch(NewSets, PatternProof):
             for i in range(0, MAX_NUMBER * NCOL, NCOL)])
         #: the rest of the table solved so far: (floor asked, its best melds or None)
         self.solved: dict = {}
-        self.places = Places(rules, self.table_count, self.rack_count, self.rack_j)
+        self.places = MeetingPlaces(rules, self.table_count, self.rack_count, self.rack_j)
         self.bounds = Bounds(rules, self.table_count, self.rack_count, self.rack_j,
                              self.leaning)
         self.alike: Counter = Counter()
@@ -167,8 +168,8 @@ class JokerSearch(NewSets, PatternProof):
 
     def _meeting(self, pattern) -> list:
         """The combinations of places of two joker melds that meet: one place for both
-        (:meth:`Places.merged`, the other meld's place then empty), or a freed joker of one
-        meld in the other's place, its new set (:meth:`Places.borrowing`), one way or both."""
+        (:meth:`MeetingPlaces.merged`, the other meld's place then empty), or a freed joker of one
+        meld in the other's place, its new set (:meth:`MeetingPlaces.borrowing`), one way or both."""
         if len(self.jmelds) != 2:
             return []
         (mx, my), (px, py) = self.jmelds, pattern
@@ -242,7 +243,7 @@ class JokerSearch(NewSets, PatternProof):
         min_rack = self.rules.joker_reuse_min_rack_tiles
         # a joker that stays may lie in the set, as its tile (the other meld's place)
         table_left, melds_of, memo = self._set_sources(pattern)
-        stays_first = _stays(pattern)
+        stays_first = a_joker_stays(pattern)
         # the first freed joker's set, the other (if any) anywhere; and both in one set
         lists = []
         for jokers in range(1, len(freed) + 1):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .joker_places import Place
+from .joker_places import Place, a_joker_stays
 from .newsets import new_sets
 
 #: the most new sets listed for one pattern's proof
@@ -115,7 +115,8 @@ class PatternProof:
             for place in sets:
                 if self._late():
                     return False
-                got = self.bounds.of_sets(pattern, [place], jokers, best, _stays(pattern))
+                got = self.bounds.of_sets(pattern, [place], jokers, best,
+                                          a_joker_stays(pattern))
                 if got > best:
                     if not two:
                         self.proof_witness[pattern] = (jokers, (place,))
@@ -141,7 +142,8 @@ class PatternProof:
     def _beats(self, pattern, jokers, places, best) -> bool:
         """Does the bound of these new sets beat the best? If so they are remembered as the
         pattern's witness, to be asked first next time."""
-        if self.bounds.of_sets(pattern, list(places), jokers, best, _stays(pattern)) > best:
+        stays = a_joker_stays(pattern)
+        if self.bounds.of_sets(pattern, list(places), jokers, best, stays) > best:
             self.proof_witness[pattern] = (jokers, places)
             return True
         return False
@@ -202,9 +204,3 @@ class PatternProof:
             room -= len(sets)
             listed.append((jokers, sets))
         return listed
-
-
-def _stays(pattern) -> bool:
-    """Does a joker of the pattern stay? (A new set may then hold it: see
-    :meth:`Bounds.fixed <referee.joker_bounds.Bounds.fixed>`, ``stays_first``.)"""
-    return not all(all(fate) for _, fate in pattern)
