@@ -39,12 +39,6 @@ def test_group_melds_rows_gaps_and_angles():
     assert [m for m in melds if 0 in m][0] == [0, 1, 2, 3]
 
 
-def _askew_tile(cx, cy, w, h, turn):
-    c = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    return c @ rot.T + [cx, cy]
-
-
 def _as_sets(melds, names=None):
     names = list(range(sum(map(len, melds)))) if names is None else names
     return sorted(sorted(int(names[i]) for i in m) for m in melds)
@@ -62,8 +56,9 @@ def test_the_melds_do_not_depend_on_the_order_the_tiles_were_found_in():
             x, y = 100.0, 100.0 + 120 * row
             for _k in range(int(rng.integers(2, 6))):
                 w, h = 40 * rng.uniform(0.9, 1.1), 56 * rng.uniform(0.9, 1.1)
-                tiles.append(_askew_tile(x, y + rng.normal(0, 6), w, h,
-                                         np.radians(rng.normal(0, 8))))
+                turn = np.radians(rng.normal(0, 8))
+                tiles.append(rect_corners((x, y + rng.normal(0, 6)), w, h,
+                                          (-np.sin(turn), np.cos(turn))))
                 x += w * rng.uniform(1.0, 1.45)
         listed = _as_sets(group_melds(tiles))
         for _p in range(3):
