@@ -61,13 +61,10 @@ def test_manifest_icons_and_favicon_make_it_installable(server):
 
 
 def _controlled(page) -> None:
-    """Wait until the service worker has installed and controls the page. It installs once
-    the page has loaded, fetching the shell's 15 files; on a busy 2-core CI machine that took
-    over 10 s once, so up to 30 s are allowed (a worker that fails to install never gets
-    there)."""
+    """Wait until the service worker has installed and controls the page."""
     import time
 
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 10
     while not page.evaluate("() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)"):
         assert time.monotonic() < deadline, "the service worker never took the page"
         time.sleep(0.1)
