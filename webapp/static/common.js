@@ -261,6 +261,10 @@ const RR = (() => {
   if ("serviceWorker" in navigator && window.isSecureContext) {
     window.addEventListener("load", () => {
       navigator.serviceWorker.register("/sw.js").catch(() => { /* private mode, or refused */ });
+      // A worker that became active while this page was still loading did not take it: ask.
+      navigator.serviceWorker.ready.then((reg) => {
+        if (!navigator.serviceWorker.controller && reg.active) reg.active.postMessage("claim");
+      });
     });
   }
 

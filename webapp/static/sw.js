@@ -34,27 +34,40 @@ self.addEventListener("activate", (event) => {
     for (const name of await caches.keys()) {
       if (name.startsWith("rummiref-shell-") && name !== SHELL_CACHE) await caches.delete(name);
     }
-    // The page that installed the worker loaded before it: keep a copy of it too, and of a
-    // game's sheet and state, which its script asks for when it opens.
-    const cache = await caches.open(PAGES_CACHE);
-    for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
-      const url = new URL(client.url);
-      url.hash = "";
-      if (url.origin !== self.location.origin || !PAGES.some((re) => re.test(url.pathname))) continue;
-      const wanted = [url.href];
-      if (new RegExp("^" + GAME + "$").test(url.pathname)) {
-        wanted.push(url.origin + url.pathname + "/sheet", url.origin + "/api" + url.pathname);
-      }
-      for (const href of wanted) {
-        try {
-          const resp = await fetch(href, { credentials: "same-origin" });
-          if (resp.ok) await cache.put(href, resp);
-        } catch (e) { /* offline already: the next visit keeps it */ }
-      }
-    }
+    // The page that installed the worker loaded before it: keep a copy of it too.
+    await keepPages(await self.clients.matchAll({ type: "window", includeUncontrolled: true }));
     await self.clients.claim();
   })());
 });
+
+// A page that was still loading when the worker took over is not taken by claim() (it was not
+// ready yet), and nothing would take it until the next visit: it asks, once it is ready
+// (common.js), and its copy is kept as for the page that installed the worker.
+self.addEventListener("message", (event) => {
+  if (event.data !== "claim" || !event.source || event.source.type !== "window") return;
+  event.waitUntil(keepPages([event.source]).then(() => self.clients.claim()));
+});
+
+// Copies of the open pages a phone may want without a connection: each page, and a game's
+// sheet and state, which its script asks for when it opens.
+async function keepPages(clients) {
+  const cache = await caches.open(PAGES_CACHE);
+  for (const client of clients) {
+    const url = new URL(client.url);
+    url.hash = "";
+    if (url.origin !== self.location.origin || !PAGES.some((re) => re.test(url.pathname))) continue;
+    const wanted = [url.href];
+    if (new RegExp("^" + GAME + "$").test(url.pathname)) {
+      wanted.push(url.origin + url.pathname + "/sheet", url.origin + "/api" + url.pathname);
+    }
+    for (const href of wanted) {
+      try {
+        const resp = await fetch(href, { credentials: "same-origin" });
+        if (resp.ok) await cache.put(href, resp);
+      } catch (e) { /* offline already: the next visit keeps it */ }
+    }
+  }
+}
 
 self.addEventListener("fetch", (event) => {
   const req = event.request;
