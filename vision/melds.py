@@ -4,7 +4,11 @@ Melds: two tiles belong to the same meld when they lie side by side along their 
 direction, touching or nearly touching (a gap of at most ``MAX_GAP`` tile widths), lined up
 (offset across at most ``MAX_ACROSS`` tile heights) and turned the same way (within
 ``MAX_TURN`` degrees, either way up), as seen from each of the two, so the melds never depend on
-the order the tiles were found in. A meld is ordered as laid: left to right as its tiles
+the order the tiles were found in. A line of tiles so joined is then cut where one gap
+stands out from its others (``SPLIT_GAP``): a meld's tiles are pushed together and melds on a
+row lie apart, while a rack's or a loosely laid row's tiles are spaced alike (each gap under
+``MAX_GAP``) and stay one line.
+A meld is ordered as laid: left to right as its tiles
 are read (tiles of a meld lying upside down for the camera are ordered from the reader's
 right to left, as the player across the table laid them).
 
