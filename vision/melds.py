@@ -4,7 +4,11 @@ Melds: two tiles belong to the same meld when they lie side by side along their 
 direction, touching or nearly touching (a gap of at most ``MAX_GAP`` tile widths), lined up
 (offset across at most ``MAX_ACROSS`` tile heights) and turned the same way (within
 ``MAX_TURN`` degrees, either way up), as seen from each of the two, so the melds never depend on
-the order the tiles were found in. A meld is ordered as laid: left to right as its tiles
+the order the tiles were found in. A line of tiles so joined is then cut where one gap
+stands out from its others (``SPLIT_GAP``): a meld's tiles are pushed together and melds on a
+row lie apart, while a rack's or a loosely laid row's tiles are spaced alike (each gap under
+``MAX_GAP``) and stay one line.
+A meld is ordered as laid: left to right as its tiles
 are read (tiles of a meld lying upside down for the camera are ordered from the reader's
 right to left, as the player across the table laid them).
 
@@ -27,6 +31,9 @@ from .reading import Reading, Uncertain
 MAX_GAP = 0.4      # tile widths between neighbours
 MAX_ACROSS = 0.35  # tile heights of misalignment
 MAX_TURN = 20.0    # degrees
+#: A line of tiles is cut where one gap stands out from the others of the line: at least
+#: SPLIT_GAP tile widths, and SPLIT_GAP wider than the median of the line's other gaps.
+SPLIT_GAP = 0.2
 
 
 def _frame(c: np.ndarray):
@@ -93,7 +100,7 @@ def group_melds(corners: list[np.ndarray]) -> list[list[int]]:
         groups.setdefault(find(i), []).append(i)
     melds = []
     for members in groups.values():
-        melds.append(_laid_order(members, frames))
+        melds += _cut_at_wide_gaps(_laid_order(members, frames), frames)
     # table order: as a person reads the table, by each meld's first tile
     rank = {i: k for k, i in enumerate(reading_order(corners))}
     melds.sort(key=lambda m: rank[m[0]])
@@ -109,6 +116,29 @@ def _laid_order(members: list[int], frames) -> list[int]:
     major = 1 if sum(signs) >= 0 else -1
     r = sum(frames[i][1] * s for i, s in zip(members, signs)) * major
     return sorted(members, key=lambda i: float(frames[i][0] @ r))
+
+
+def _gap(i: int, j: int, frames) -> float:
+    """Tile widths between neighbours i and j, measured from both (as in group_melds)."""
+    ci, ri, _, wi, _ = frames[i]
+    cj, rj, _, wj, _ = frames[j]
+    d = cj - ci
+    w = (wi + wj) / 2
+    return (abs(float(d @ ri)) + abs(float(d @ rj))) / 2 / max(w, 1e-9) - 1.0
+
+
+def _cut_at_wide_gaps(meld: list[int], frames) -> list[list[int]]:
+    """A meld cut where a gap stands out from the line's others (see SPLIT_GAP): tiles of
+    a meld are pushed together, melds side by side on a row lie apart, while a rack's or a
+    hand-laid row's tiles are spaced evenly, whatever their spacing."""
+    if len(meld) < 3:
+        return [meld]
+    gaps = [_gap(a, b, frames) for a, b in zip(meld, meld[1:])]
+    k = int(np.argmax(gaps))
+    others = gaps[:k] + gaps[k + 1:]
+    if gaps[k] < SPLIT_GAP or gaps[k] - float(np.median(others)) < SPLIT_GAP:
+        return [meld]
+    return _cut_at_wide_gaps(meld[:k + 1], frames) + _cut_at_wide_gaps(meld[k + 1:], frames)
 
 
 def _kind_word(tiles: list[str]) -> str:

@@ -67,6 +67,32 @@ def test_the_melds_do_not_depend_on_the_order_the_tiles_were_found_in():
             assert _as_sets(again, order) == listed, [t.round(1).tolist() for t in tiles]
 
 
+def test_two_melds_laid_closer_than_max_gap_on_one_row_stay_two():
+    """Melds on a row lie apart while a meld's own tiles are pushed together: two melds of
+    touching tiles (gaps up to 0.06 of a tile, each tile a little turned and out of line) a
+    third of a tile apart, under MAX_GAP, are two melds, however the tiles are listed. A
+    row whose tiles are all spaced alike (a rack, or tiles laid loosely) stays one line."""
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        tiles, want = [], []
+        x = 100.0
+        for size in rng.integers(3, 6, 2):
+            want.append(list(range(len(tiles), len(tiles) + int(size))))
+            for _k in range(int(size)):
+                turn = np.radians(rng.normal(0, 2))
+                tiles.append(rect_corners((x, 100 + rng.normal(0, 2)), 40, 56,
+                                          (-np.sin(turn), np.cos(turn))))
+                x += 40 * (1 + rng.uniform(0, 0.06))
+            x += 40 * rng.uniform(0.25, 0.38)
+        order = rng.permutation(len(tiles))
+        melds = group_melds([tiles[i] for i in order])
+        assert _as_sets(melds, order) == sorted(want)
+    for spacing in (0.0, 0.15, 0.3):
+        row = [rect_corners((100 + 40 * (1 + spacing) * k + rng.normal(0, 0.5), 100), 40, 56,
+                            (0, 1)) for k in range(7)]
+        assert group_melds(row) == [list(range(7))]
+
+
 def test_flip_corners_round_trip():
     c = rect_corners((10, 20), 7, 10, (0, 1))
     assert np.allclose(flip_corners(flip_corners(c)), c)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 cv2 = pytest.importorskip("cv2")
@@ -35,3 +36,27 @@ def test_read_rack_on_the_command_line(tmp_path, capsys):
     text = capsys.readouterr().out.splitlines()
     assert text[0] == f"{path}: R1 R2 R3 J K13 B7 / B5 B6 O9 K9 R10 R11 K3"
     assert cv2.imread(str(out)).shape == img.shape
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_closeups_big_tiles_are_found_whole(reader, seed):
+    """A close-up's tiles (a fifth of the picture each) are bigger than any the finder sizes
+    well at its usual input size, where it finds only their middle (then 0.58 to 0.79 of
+    their length); the photo is looked at again scaled down, and each tile is found whole
+    (within 20% of its length) and read. Classic tiles, which the reader knows: only the
+    finding is tested."""
+    from vision.evaluate import match
+    from vision.geometry import rect_from_points
+    from vision.synth import render_closeup
+
+    img, labels = render_closeup("R3 K11 B8", seed=seed, size=(1000, 750), fraction=0.2,
+                                 edition=edition("classic"))
+    reading = reader.read(img, rack=True)
+    found = match(np.array([t.centre for t in reading.tiles]).reshape(-1, 2),
+                  [c for _, c in labels])
+    assert len(found) == len(labels) == len(reading.tiles)
+    for g, (tile, corners) in enumerate(labels):
+        got = reading.tiles[found[g]]
+        assert got.tile == tile
+        assert rect_from_points(got.corners)[2] == pytest.approx(
+            rect_from_points(corners)[2], rel=0.2)

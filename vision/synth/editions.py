@@ -46,7 +46,21 @@ def _ttf_fonts() -> tuple[str, ...]:
     keep = [p for p in sorted(set(paths))
             if not any(s in p for s in ("Math", "Symbol", "STIX", "cmex", "cmsy", "Display",
                                         "ExtraLight", "Oblique", "Italic", "cmmi", "cmb10", "cmti"))]
-    return tuple(keep)
+    return tuple(p for p in keep if _draws_numerals(p))
+
+
+def _draws_numerals(path: str) -> bool:
+    """Whether the font draws ten different numerals. A fallback font such as matplotlib's
+    LastResortHE draws one placeholder box for every character: tiles drawn with it bear no
+    numeral, yet are labelled with one."""
+    try:
+        from PIL import ImageFont
+
+        font = ImageFont.truetype(path, size=32)
+        shapes = {bytes(font.getmask(d)) for d in "0123456789"}
+    except (ImportError, OSError):
+        return False
+    return len(shapes) == 10
 
 
 @dataclass
