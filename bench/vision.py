@@ -2,6 +2,7 @@
 
     python bench/vision.py                      # latency on a 1000x750 photo of 50 tiles
     python bench/vision.py --valid              # + rummiref evaluate on the shared valid photos
+                                                # (true melds: bench/valid_melds, made by hand)
     python bench/vision.py --editions 40        # + 40 synthetic photos of other editions
     python bench/vision.py --yolo M.onnx        # with a YOLO-OBB finder (vision.yolo_finder)
     python bench/vision.py --runs 1 --train --editions 150 --seed 9 --second-looks 15,30
@@ -36,6 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 BENCH_TABLE = ("R1 R2 R3 R4 R5 | K7 B7 O7 R7 | B9 B10 B11 B12 B13 | O3 O4 J O6 | "
                "K10 K11 K12 K13 | B1 O1 K1 | R9 R10 R11 R12 | O8 O9 O10 O11 O12 | "
                "K2 K3 K4 K5 K6 | B4 R4 O4 | B5 B6 B7 B8 | R12 K12 B12 J")
+
+
+#: Our true melds of the shared valid photos (see bench/valid_melds/README.md).
+VALID_MELDS = Path(__file__).resolve().parent / "valid_melds"
 
 
 def peak_rss_mb() -> float:
@@ -122,6 +127,9 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--models", default=None)
     p.add_argument("--valid", action="store_true", help="evaluate the shared valid photos")
+    p.add_argument("--valid-melds", default=str(VALID_MELDS), metavar="DIR",
+                   help="true melds of the valid photos (default: bench/valid_melds, our "
+                        "annotations; see its README)")
     p.add_argument("--train", action="store_true",
                    help="evaluate the shared training photos (the models saw them: a check "
                         "of fit, and where the reader's own steps are chosen)")
@@ -168,7 +176,8 @@ def main(argv=None) -> int:
         valid = shared_photos_dir() / "valid"
         if valid.is_dir():
             out["valid"] = evaluate(valid, reader, confusion_png=Path(tempfile.gettempdir()) /
-                                    "rummiref-confusion-valid.png", progress=not args.json)
+                                    "rummiref-confusion-valid.png", melds_dir=args.valid_melds,
+                                    progress=not args.json)
         else:
             out["valid"] = f"{valid} not found"
     if args.train:
@@ -206,6 +215,10 @@ def main(argv=None) -> int:
         if key in out:
             print(f"--- {key} ---")
             print(format_result(out[key]) if isinstance(out[key], dict) else out[key])
+            if key == "valid" and isinstance(out[key], dict):
+                for img in out[key]["per_image"]:
+                    for miss in img["meld_misses"]:
+                        print(f"  meld missed, {img['image'].split('_jpeg')[0]}: {miss}")
     return 0
 
 

@@ -87,7 +87,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     png = Path(args.confusion) if args.confusion else Path(f"confusion-{folder.resolve().name}.png")
     try:
-        result = evaluate(folder, reader, confusion_png=png, progress=not args.json)
+        result = evaluate(folder, reader, confusion_png=png, melds_dir=args.melds,
+                          any_order=args.any_order, progress=not args.json)
     except FileNotFoundError as exc:
         report_error(str(exc), args)
         return EXIT_BAD_INPUT
@@ -99,6 +100,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             for p in result["per_image"]:
                 print(f"  {'ok ' if p['exact'] else 'BAD'} {p['image']}: {p['right']}/{p['tiles']} "
                       f"right, {p['read']} read: {p['table']}")
+                for miss in p["meld_misses"]:
+                    print(f"      meld missed: {miss}")
     return EXIT_OK
 
 
@@ -143,7 +146,14 @@ def register(subparsers) -> None:
     p.add_argument("--confusion", metavar="OUT.png",
                    help="confusion matrix image (default ./confusion-<DIR name>.png)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    p.add_argument("--per-image", action="store_true", help="also list every image")
+    p.add_argument("--per-image", action="store_true",
+                   help="also list every image and its melds grouped wrong")
+    p.add_argument("--melds", default=None, metavar="MELDS_DIR",
+                   help="folder of true melds (<image stem>.txt: label line numbers in laid "
+                        "order, one meld a line; default DIR/melds, else derived from the "
+                        "outlines)")
+    p.add_argument("--any-order", action="store_true",
+                   help="a meld read in the exact reverse of its laid order counts as right")
     _common(p)
     p.set_defaults(func=cmd_evaluate)
 

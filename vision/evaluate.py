@@ -6,11 +6,16 @@ and colour (or joker) are right: precision = right / read, recall = right / labe
 Detection figures (matched, whatever the reading) are reported too. An image is read
 exactly when every labelled tile is right and nothing else was read.
 
-Melds: with ``melds/<stem>.txt`` in the folder (true melds, label line numbers in laid
-order) a true meld counts as grouped right when the reader's meld holds exactly its tiles
-in the same order (or the exact reverse when ``--any-order``); without those files the true
-melds are derived from the labelled outlines with the same geometric rule, compared as sets
-of tiles (the outlines do not say which way up a tile lies), and the output says so.
+Melds: with ``melds/<stem>.txt`` in the folder, or in a folder of true melds given apart
+(``--melds DIR``; the shared photos' are ``bench/valid_melds``), holding the true melds (label
+line numbers in laid order, one meld a line), a true meld counts as grouped right when the
+reader's meld holds exactly its tiles in the same order (or the exact reverse when
+``--any-order``). A tile lying on its own is a meld of one tile: right when the reader left it
+alone. Melds of two or more tiles are also counted apart. Without those files the true melds
+are derived from the labelled outlines with the reader's own geometric rule (a circular
+measure: changing the rule changes the truth), compared as sets of tiles, and the output says
+so. Each image's missed melds are listed (``per_image``: the true meld, and what was read of
+its tiles).
 """
 
 from __future__ import annotations
@@ -85,8 +90,9 @@ def _confusion_png(cm: np.ndarray, names: list[str], path: Path) -> None:
 
 
 def evaluate(folder, reader=None, *, confusion_png=None, any_order: bool = False,
-             progress: bool = True) -> dict:
-    """Read every labelled image of ``folder`` and return the figures (see module doc)."""
+             melds_dir=None, progress: bool = True) -> dict:
+    """Read every labelled image of ``folder`` and return the figures (see module doc);
+    the true melds from ``melds_dir`` when given (default: ``folder/melds``)."""
     from .geometry import upright_corners
     from .imageio import ImageError
     from .melds import group_melds
@@ -94,7 +100,9 @@ def evaluate(folder, reader=None, *, confusion_png=None, any_order: bool = False
 
     folder = Path(folder)
     reader = reader or Reader()
-    items = list(iter_labelled(folder))
+    if melds_dir is not None and not Path(melds_dir).is_dir():
+        raise FileNotFoundError(f"{melds_dir}: no such folder of true melds")
+    items = list(iter_labelled(folder, melds_dir=melds_dir))
     if not items:
         raise FileNotFoundError(f"{folder}: no labelled images (expected images/ and labels/)")
     names = list(TILES) + ["-"]
@@ -102,7 +110,8 @@ def evaluate(folder, reader=None, *, confusion_png=None, any_order: bool = False
     n_gt = n_pred = n_right = n_matched = 0
     exact = 0
     meld_total = meld_right = 0
-    meld_source = "melds/ files"
+    multi_total = multi_right = 0
+    meld_source = f"from {melds_dir}" if melds_dir is not None else "melds/ files"
     per_image = []
     times = []
     failures = []
@@ -151,21 +160,25 @@ def evaluate(folder, reader=None, *, confusion_png=None, any_order: bool = False
             gt_melds = group_melds([upright_corners(c) for c in gt_c])
             ordered = False
         pred_melds = [tuple(mm) for mm in reading.melds]
+        misses = []
         for gm in gt_melds:
             meld_total += 1
-            if not all(g in m for g in gm):
-                continue
-            want = [m[g] for g in gm]
+            multi_total += len(gm) > 1
             hit = False
-            for pm in pred_melds:
-                if ordered:
-                    hit |= list(pm) == want or (any_order and list(pm) == want[::-1])
-                else:
-                    hit |= set(pm) == set(want) and len(pm) == len(want)
+            if all(g in m for g in gm):
+                want = [m[g] for g in gm]
+                for pm in pred_melds:
+                    if ordered:
+                        hit |= list(pm) == want or (any_order and list(pm) == want[::-1])
+                    else:
+                        hit |= set(pm) == set(want) and len(pm) == len(want)
             meld_right += hit
+            multi_right += hit and len(gm) > 1
+            if not hit:
+                misses.append(_miss(gm, item.tiles, m, pred_melds, reading.tiles))
         per_image.append({"image": item.path.name, "tiles": len(item.tiles),
                           "read": len(reading.tiles), "right": right, "exact": bool(ok),
-                          "table": str(reading.table)})
+                          "table": str(reading.table), "meld_misses": misses})
 
     def pair_conf(a: str, b: str) -> int:
         return int(cm[TILES.index(a), TILES.index(b)] + cm[TILES.index(b), TILES.index(a)])
@@ -193,6 +206,7 @@ def evaluate(folder, reader=None, *, confusion_png=None, any_order: bool = False
         "exact_images": exact, "exact_rate": round(exact / len(items), 4),
         "melds": meld_total, "melds_grouped_right": meld_right,
         "meld_accuracy": round(meld_right / meld_total, 4) if meld_total else None,
+        "melds_of_two_or_more": multi_total, "melds_of_two_or_more_right": multi_right,
         "meld_truth": meld_source,
         "confusions": {"6/9": six_nine, "1/7": one_seven, "orange/red": orange_red,
                        "colour (same number)": colour_errors, "number": number_errors,
@@ -207,6 +221,17 @@ def evaluate(folder, reader=None, *, confusion_png=None, any_order: bool = False
     return result
 
 
+def _miss(gm, tiles, m, pred_melds, read_tiles) -> str:
+    """``true K6 K7 K8 (lines 0 1 2); read K6 K7 | K8 K9`` for a true meld grouped wrong:
+    the reader's melds that hold any of its tiles ('-' where a tile was not found)."""
+    true = " ".join(tiles[g] for g in gm)
+    lines = " ".join(map(str, gm))
+    found = {m[g] for g in gm if g in m}
+    read = [" ".join(read_tiles[p].tile for p in pm) for pm in pred_melds if found & set(pm)]
+    read += ["-"] * sum(g not in m for g in gm)
+    return f"true {true} (lines {lines}); read {' | '.join(read)}"
+
+
 def format_result(r: dict) -> str:
     c = r["confusions"]
     lines = [
@@ -219,6 +244,8 @@ def format_result(r: dict) -> str:
         (f"melds grouped right: {r['melds_grouped_right']}/{r['melds']} "
          f"({100 * r['meld_accuracy']:.1f}%; true melds {r['meld_truth']})")
         if r["meld_accuracy"] is not None else "melds: none labelled",
+        *([f"melds of two or more tiles grouped right: {r['melds_of_two_or_more_right']}/"
+           f"{r['melds_of_two_or_more']}"] if r.get("melds_of_two_or_more") else []),
         f"confusions: 6/9 {c['6/9']}, 1/7 {c['1/7']}, orange/red {c['orange/red']}, "
         f"other colour {c['colour (same number)']}, other number {c['number']}, "
         f"missed {c['missed']}, extra {c['extra']}",

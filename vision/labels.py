@@ -8,7 +8,8 @@ class index is the position in :data:`CLASS_NAMES` (alphabetical: index 1 is ``b
 Label errors in the shared photos are corrected from ``vision/label_fixes.csv`` (image stem,
 label line, old label, new label, reason), applied when the data is loaded, never by editing
 the shared files. An optional ``melds/<stem>.txt`` gives the true melds: one meld per line,
-the 0-based label line numbers of its tiles in laid order.
+the 0-based label line numbers of its tiles in laid order; the true melds may also come from
+a folder of their own (``melds_dir``), as for the shared photos, which have none.
 
 Only numpy is needed here (OpenCV for :func:`tile_corners` on 5-point outlines).
 """
@@ -117,12 +118,14 @@ def _image_size(path: Path) -> tuple[int, int]:
     return info.width, info.height
 
 
-def iter_labelled(folder: Path | str, *, apply_fixes: bool = True) -> Iterator[LabelledImage]:
-    """Labelled images of ``folder`` (``images/`` + ``labels/``, or both side by side)."""
+def iter_labelled(folder: Path | str, *, apply_fixes: bool = True,
+                  melds_dir: Path | str | None = None) -> Iterator[LabelledImage]:
+    """Labelled images of ``folder`` (``images/`` + ``labels/``, or both side by side), with
+    their true melds from ``melds_dir/<stem>.txt`` (default ``folder/melds``) where present."""
     folder = Path(folder)
     img_dir = folder / "images" if (folder / "images").is_dir() else folder
     lab_dir = folder / "labels" if (folder / "labels").is_dir() else folder
-    meld_dir = folder / "melds"
+    meld_dir = Path(melds_dir) if melds_dir is not None else folder / "melds"
     fixes = load_fixes() if apply_fixes else {}
     for path in sorted(p for p in img_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
         w, h = _image_size(path)

@@ -203,3 +203,19 @@ def test_models_missing_is_a_clear_message(tmp_path, table_png, capsys):
     assert code == 2
     err = capsys.readouterr().err
     assert "tile-finder.onnx" in err and "rummiref train" in err
+
+
+def test_evaluate_takes_true_melds_from_a_folder_given_apart(tmp_path, capsys):
+    folder = tmp_path / "labelled"
+    img, labels = render_table(TABLES[0], seed=200, classic=True, upside_down=0.0)
+    write_labels(folder, "img0", img, list(labels), labels.melds, suffix=".jpg")
+    # our truth: every tile lies on its own, so each meld the reader groups misses
+    truth = tmp_path / "truth"
+    truth.mkdir()
+    (truth / "img0.txt").write_text("".join(f"{i}\n" for i in range(len(labels))))
+    assert rummiref(["evaluate", str(folder), "--melds", str(truth), "--per-image",
+                     "--confusion", str(tmp_path / "cm.png")]) == 0
+    out = capsys.readouterr().out
+    assert f"melds grouped right: 0/{len(labels)}" in out
+    assert f"true melds from {truth}" in out
+    assert "meld missed: true R7 (lines 0); read R7 R8 R9" in out
