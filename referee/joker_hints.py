@@ -219,7 +219,7 @@ class JokerSearch(NewSets, PatternProof):
         # least (the reverse leaves a freed joker free to go anywhere)
         unknown = []
         for i in range(len(combo)):
-            if self.bounds.place_known(combo, i):
+            if self.bounds.place_known(combo, i, best):
                 if self.bounds.place(combo, i, best) <= best:
                     return True
             elif shared[(i, id(combo[i]))] >= PLACE_BOUND_SHARED:

@@ -268,13 +268,15 @@ class _Search:
     """
 
     def __init__(self, n, must, avail, weight, must_j, opt_j, wj, threshold=0, zero_jokers=False,
-                 relaxed=False, reverse=False, floor=None, shared=None):
+                 relaxed=False, reverse=False, floor=None, shared=None, first=False):
         if reverse:  # the same problem read from 13 down to 1 (runs and groups are symmetric)
             if threshold:
                 raise ValueError("initial-meld points are counted reading upward only")
             must, avail, weight = must[::-1], avail[::-1], weight[::-1]
         self.reverse = reverse
         self.floor = floor
+        #: stop at the first value above the floor (see :meth:`value`): a yes-or-no question
+        self.first = first
         self.budget = None  # new states this search may still visit (None: no limit)
         self.n = n
         self.relaxed = relaxed
@@ -504,6 +506,7 @@ class _Search:
         if steps is None:
             steps = step_cache[tkey] = self._steps(pos, key)
         value = self.value
+        first = self.first
         for delta, dw in steps:
             if dw + ub_next <= floor:
                 break  # even the best future cannot beat what we have (nor can the later
@@ -516,6 +519,10 @@ class _Search:
                 best = dw + child
                 if best > floor:
                     floor = best
+                    if first and best > alpha:
+                        # the question is only whether anything beats alpha: this value
+                        # is reached (the most may be more), and is not memoised
+                        return best
                 if best >= ub:
                     break
         used = (key >> _SHIFT_J) & 3
@@ -600,6 +607,8 @@ class _Search:
         self.budget = None
         if best <= _NEG:
             return None, None
+        if self.first:
+            return best, None  # a value above the floor, not the most: nothing to rebuild
         decisions = [[None] * NCOL for _ in range(self.n)]
         pos, key, target = 0, 0, best
         while pos < self.end:
@@ -732,3 +741,18 @@ def _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor=None, leaning=N
     search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
                                             floor=floor, leaning=leaning)
     return value, (None if decisions is None else melds_from(decisions, n, 0, search))
+
+
+def _beats_floor(n, must, avail, weight, must_j, opt_j, wj, floor: int,
+                 leaning: Leaning | None = None) -> Optional[int]:
+    """For a bound that is only compared with ``floor``: None when the relaxed search (see
+    :func:`_lay_valued`) lays nothing worth more than ``floor``, else a weight above the
+    floor that it lays, not necessarily its most (the search stops at the first it finds,
+    and builds no melds). Its most, the bound :func:`_lay_valued` gives, is at least that
+    weight; so the answer says exactly whether that bound beats ``floor``."""
+    if opt_j * wj + sum((a - m) * w for ra, rm, rw in zip(avail, must, weight)
+                        for a, m, w in zip(ra, rm, rw)) <= floor:
+        return None
+    _, value, _ = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj, relaxed=True,
+                                   floor=floor, leaning=leaning, first=True)
+    return value

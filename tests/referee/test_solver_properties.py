@@ -270,3 +270,51 @@ def test_a_solve_in_a_series_sees_the_tiles_two_numbers_on(reverse):
         assert solver._lay_valued(n, zero, avail, weight, 0, 0, wj, None, shared)[0] == alone
         values.append(divmod(alone, solver._BIG)[0])
     assert values == [6, 9]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.randoms(use_true_random=False), st.integers(8, 40), st.integers(0, 2))
+def test_a_bound_that_stops_at_its_first_value_above_the_floor(rnd, size, jokers):
+    """The hint search's bounds are only compared with the best turn found, so their solves
+    stop at the first value above it (``_beats_floor``). It must say None exactly when the
+    full search finds nothing above the floor, and otherwise give a value above the floor
+    that the full search reaches or beats. Those solves share their memo with full ones (a
+    series, as in the hint search): a value they stop at must never be remembered as a
+    most, which the full solves after them would then give."""
+    numbered = [t for t in all_tiles() if not t.is_joker]
+    tiles = rnd.sample(numbered, size)
+    must, _ = solver._count_grid(tiles[:size // 2])
+    rack, _ = solver._count_grid(tiles[size // 2:])
+    n = 13
+    weight, wj = rack_weights(n, get_rules())
+    shared = solver.Leaning()
+    for _ in range(12):
+        m = [row[:] for row in must]
+        a = [[must[v][c] + rack[v][c] for c in range(4)] for v in range(n)]
+        for _ in range(rnd.randint(1, 4)):
+            v, c = rnd.randrange(n), rnd.randrange(4)
+            if a[v][c] and rnd.random() < 0.7:
+                a[v][c] -= 1
+                m[v][c] = min(m[v][c], a[v][c])
+            elif a[v][c] < 2:
+                a[v][c] += 1
+        opt_j = rnd.randint(0, jokers)
+        must_j = jokers - opt_j
+        if solver._dead_must(n, m, a, jokers):
+            continue
+        a = solver._prune_optional(n, m, a, jokers)
+        most = solver._lay_valued(n, m, a, weight, must_j, opt_j, wj)[0]
+        # far below the most (the first value found is then seldom the most), at random,
+        # just below the most and at it
+        floors = [-1, rnd.randint(0, 8) * solver._BIG + rnd.randint(0, 40)]
+        if most is not None:
+            floors += [most - 1, most]
+        for floor in floors:
+            got = solver._beats_floor(n, m, a, weight, must_j, opt_j, wj, floor, shared)
+            if most is None or most <= floor:
+                assert got is None
+            else:
+                assert got is not None and floor < got <= most
+            # a full solve of the same series afterwards still gives the most
+            assert solver._lay_valued(n, m, a, weight, must_j, opt_j, wj, None,
+                                      shared)[0] == most
