@@ -140,7 +140,9 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     free = _free_move(table, rack_tiles, rules)
     if not table_j:
         return with_steps(free, table, rack_tiles, rules)
-    verdict = check_turn(table, free.table, rack_tiles, rules=rules)
+    # legal or not is all the search needs (a legal turn's verdict is the same either way;
+    # the reasons an illegal one would be given cost a search of their own)
+    verdict = check_turn(table, free.table, rack_tiles, rules=rules, reasons=False)
     if verdict.legal:
         return with_steps(free, table, rack_tiles, rules, verdict)
     deadline = float("inf") if cpu_limit is None else started + cpu_limit
