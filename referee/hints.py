@@ -87,6 +87,7 @@ from .rules import Rules, get_rules
 from .search import (
     MAX_NUMBER,
     NCOL,
+    Leaning,
     _count_grid,
     _dead_must,
     _lay,
@@ -137,7 +138,9 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
         check_counts(table.tiles + rack_tiles, "the table and the rack together")  # raises
     if not opened:
         return _opening_move(table, rack_tiles, rules)
-    free = _free_move(table, rack_tiles, rules)
+    # the joker search's solves are rests of the free move's problem: they share its memo
+    leaning = Leaning(even=True) if table_j else None
+    free = _free_move(table, rack_tiles, rules, leaning)
     if not table_j:
         return with_steps(free, table, rack_tiles, rules)
     # legal or not is all the search needs (a legal turn's verdict is the same either way;
@@ -146,11 +149,12 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     if verdict.legal:
         return with_steps(free, table, rack_tiles, rules, verdict)
     deadline = float("inf") if cpu_limit is None else started + cpu_limit
-    return JokerSearch(table, rack_tiles, rules, free, deadline).run()
+    return JokerSearch(table, rack_tiles, rules, free, deadline, leaning).run()
 
 
-def _free_move(table: Table, rack_tiles, rules) -> Move:
-    """The best move with every joker free to go anywhere (an upper bound)."""
+def _free_move(table: Table, rack_tiles, rules, leaning: Optional[Leaning] = None) -> Move:
+    """The best move with every joker free to go anywhere (an upper bound); ``leaning``:
+    its memo kept for the solves after it (:class:`~referee.search.Leaning`, ``even``)."""
     n = MAX_NUMBER
     must, must_j = _count_grid(table.tiles)
     rack_grid, rack_j = _count_grid(rack_tiles)
@@ -160,7 +164,7 @@ def _free_move(table: Table, rack_tiles, rules) -> Move:
         raise TableUnsolvableError(_unsolvable_message(table))
     avail = _prune_optional(n, must, total, jokers)
     weight, wj = rack_weights(n, rules)
-    melds = _lay(n, must, avail, weight, must_j, rack_j, wj)
+    melds = _lay(n, must, avail, weight, must_j, rack_j, wj, None, leaning)
     if melds is None:
         raise TableUnsolvableError(_unsolvable_message(table))
     placed, remaining = split_rack(melds, table.tiles, rack_tiles)

@@ -185,8 +185,12 @@ class Leaning:
 
     LEAN = 2
 
-    def __init__(self, reverse: bool = False):
+    def __init__(self, reverse: bool = False, even: bool = False):
         self.reverse = reverse
+        #: both readings in turns with equal budgets, upward first, as a solve without a
+        #: leaning: a first solve that must answer as one alone would, its memo kept for the
+        #: series (the hint search's free move)
+        self.even = even
         #: the memo of every solve of the series, by the numbers still to read (see
         #: :meth:`_Search.share`): a later solve whose rest is the same from some number on
         #: starts with what the earlier ones learnt there
@@ -226,7 +230,7 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
         up, down = (leaning.shared, ids), (leaning.shared, ids[::-1])
     readings = [(False, up), (True, down)]
     shares = (1, 1)
-    if leaning is not None:
+    if leaning is not None and not leaning.even:
         if leaning.reverse:
             readings.reverse()
         shares = (Leaning.LEAN, 1)
@@ -245,7 +249,7 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
                 value, decisions = search.solve()
             except _OutOfBudget:
                 continue
-            if leaning is not None:
+            if leaning is not None and not leaning.even:
                 leaning.reverse = search.reverse
             return search, value, decisions
         budget *= 2

@@ -318,3 +318,32 @@ def test_a_bound_that_stops_at_its_first_value_above_the_floor(rnd, size, jokers
             # a full solve of the same series afterwards still gives the most
             assert solver._lay_valued(n, m, a, weight, must_j, opt_j, wj, None,
                                       shared)[0] == most
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.randoms(use_true_random=False), st.integers(10, 60), st.integers(1, 30),
+       st.integers(0, 2))
+def test_a_first_solve_that_keeps_its_memo_answers_as_one_alone(rnd, table_size, rack_size,
+                                                                jokers):
+    """``best_move`` solves the free move with a ``Leaning(even=True)``, so that the joker
+    search after it reuses its memo: it must come back with the very melds a solve alone
+    gives (which of equally good arrangements comes back decides whether the free move is
+    already a legal turn), and leave the leaning to the series."""
+    numbered = [t for t in all_tiles() if not t.is_joker]
+    rnd.shuffle(numbered)
+    table_tiles = numbered[:table_size] + [referee.JOKER] * jokers
+    rack = numbered[table_size:table_size + rack_size]
+    n = 13
+    must, must_j = solver._count_grid(table_tiles)
+    rack_grid, rack_j = solver._count_grid(rack)
+    avail = [[must[v][c] + rack_grid[v][c] for c in range(4)] for v in range(n)]
+    if solver._dead_must(n, must, avail, must_j + rack_j):
+        return
+    avail = solver._prune_optional(n, must, avail, must_j + rack_j)
+    weight, wj = rack_weights(n, get_rules())
+    alone = solver._lay(n, must, avail, weight, must_j, rack_j, wj)
+    leaning = solver.Leaning(reverse=True, even=True)
+    kept = solver._lay(n, must, avail, weight, must_j, rack_j, wj, None, leaning)
+    assert (None if alone is None else [str(m) for m in alone]) == \
+        (None if kept is None else [str(m) for m in kept])
+    assert leaning.shared and leaning.reverse  # the memo is kept; the leaning left as set
