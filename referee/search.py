@@ -685,33 +685,43 @@ def _count_grid(tiles: Sequence[Tile], what: str = "these tiles", n=MAX_NUMBER):
 def _prune_optional(n, must, avail, jokers):
     """Drop optional tiles that cannot be in any meld, whatever else is laid (fixed point)."""
     avail = [row[:] for row in avail]
+    if jokers >= 2:
+        return avail  # any tile makes a group with two jokers (see _could_meld)
     changed = True
     while changed:
         changed = False
         for v in range(n):
+            row, must_row = avail[v], must[v]
             for c in range(NCOL):
-                if avail[v][c] > must[v][c] and not _could_meld(n, avail, jokers, v, c):
-                    avail[v][c] = must[v][c]
+                if row[c] > must_row[c] and not _could_meld(n, avail, jokers, v, c):
+                    row[c] = must_row[c]
                     changed = True
     return avail
 
 
 def _could_meld(n, avail, jokers, v, c):
-    others = sum(1 for d in range(NCOL) if d != c and avail[v][d])
-    if others + jokers >= 2:
+    """Could a tile of colour ``c``, number ``v + 1`` be in some meld of these tiles: a group
+    (two other colours of its number, jokers counted) or a run (a window of three numbers
+    with at most ``jokers`` of them missing)? Asked for every cell of every solve of a hint
+    search: counted without generators."""
+    row = avail[v]
+    if sum(map(bool, row)) - bool(row[c]) + jokers >= 2:
         return True
     for start in range(max(0, v - 2), min(v, n - 3) + 1):
-        missing = sum(1 for w in range(start, start + 3) if not avail[w][c])
-        if missing <= jokers:
+        if ((not avail[start][c]) + (not avail[start + 1][c]) + (not avail[start + 2][c])
+                <= jokers):
             return True
     return False
 
 
 def _dead_must(n, must, avail, jokers):
     """A tile that has to be laid but cannot be in any meld: no search needed."""
+    if jokers >= 2:
+        return False  # any tile makes a group with two jokers (see _could_meld)
     for v in range(n):
+        must_row = must[v]
         for c in range(NCOL):
-            if must[v][c] and not _could_meld(n, avail, jokers, v, c):
+            if must_row[c] and not _could_meld(n, avail, jokers, v, c):
                 return True
     return False
 

@@ -2,6 +2,7 @@
 random tile sets, and the fast paths with the plain search on game-sized tables."""
 
 import doctest
+import itertools
 import os
 
 import pytest
@@ -347,3 +348,37 @@ def test_a_first_solve_that_keeps_its_memo_answers_as_one_alone(rnd, table_size,
     assert (None if alone is None else [str(m) for m in alone]) == \
         (None if kept is None else [str(m) for m in kept])
     assert leaning.shared and leaning.reverse  # the memo is kept; the leaning left as set
+
+
+def _in_some_meld(avail, jokers, v, c):
+    """Is there a meld of three (a run or a group) holding the tile (v, c) whose other two
+    tiles are there, or jokers in their place?"""
+    shapes = [[(w, c) for w in range(s, s + 3)] for s in range(max(0, v - 2), min(v, 10) + 1)]
+    shapes += [[(v, d) for d in ds] for ds in itertools.combinations(range(4), 3) if c in ds]
+    return any(sum(1 for w, d in shape if (w, d) != (v, c) and not avail[w][d]) <= jokers
+               for shape in shapes)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.lists(st.sampled_from([0, 0, 0, 0, 1, 2, 3]), min_size=4, max_size=4),
+                min_size=13, max_size=13),
+       st.lists(st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=4, max_size=4),
+                min_size=13, max_size=13),
+       st.integers(0, 3))
+def test_tiles_that_fit_in_no_meld_are_left_out(avail, must, jokers):
+    """Before every solve, optional tiles that fit in no meld of three (the other two there,
+    or jokers) are dropped until none is left, and a tile that must be laid but fits in none
+    answers at once (two jokers make a group with any tile: nothing is dropped then)."""
+    must = [[min(m, a) for m, a in zip(rm, ra)] for rm, ra in zip(must, avail)]
+    want = [row[:] for row in avail]
+    changed = True
+    while changed:
+        changed = False
+        for v in range(13):
+            for c in range(4):
+                if want[v][c] > must[v][c] and not _in_some_meld(want, jokers, v, c):
+                    want[v][c], changed = must[v][c], True
+    assert solver._prune_optional(13, must, avail, jokers) == want
+    dead = any(must[v][c] and not _in_some_meld(avail, jokers, v, c)
+               for v in range(13) for c in range(4))
+    assert solver._dead_must(13, must, avail, jokers) == dead
