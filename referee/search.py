@@ -218,11 +218,13 @@ class Leaning:
         return cls(reverse=low > high)
 
 
-#: states the first reading may visit before the other is set up (each later turn doubles
-#: it): most of a hint search's solves end within it, and setting up a second reading costs
-#: about what fifty states do. On every hint of the quick and full bench and 400 more, with
-#: no CPU limit, 1000 visits 7% fewer states than 100 (and than 3000), with the same answers
+#: states the first reading of a solve in a series (a hint search's rests and bounds) may
+#: visit before the other is set up (each later turn doubles it): most end within it, and
+#: setting up a second reading costs about what fifty states do. A solve alone starts with
+#: ``ALONE_BUDGET``: which of equally good arrangements it gives back depends on it, and the
+#: bench draws its tables from those arrangements.
 FIRST_BUDGET = 1000
+ALONE_BUDGET = 100
 
 
 def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
@@ -244,7 +246,7 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
     # the second reading is set up only when the first runs out of budget (most of a hint
     # search's solves end within the first budget, and setting one up costs about as much)
     searches: list = [None, None]
-    budget = FIRST_BUDGET
+    budget = FIRST_BUDGET if leaning is not None and not leaning.even else ALONE_BUDGET
     while True:
         for i, share in enumerate(shares):
             if searches[i] is None:
