@@ -61,7 +61,9 @@ Bounds that skip work, each an upper bound on every turn it rules out, so that t
 how fast a hint comes, never which value it has (:mod:`referee.joker_bounds`, used by
 :mod:`referee.joker_hints`): every solve of the rest is asked only for more than the best
 turn found (``floor``), and each distinct rest is solved once (and the solves share what
-they proved about equal ends of the numbers, :mod:`referee.search`); with two joker melds,
+they proved about equal ends of the numbers, :mod:`referee.search`, starting with the free
+move's); a bound of places or new sets, only ever compared with the best turn found, stops
+its solve at the first weight above it; with two joker melds,
 each place is bounded alone (the place fixed, the other meld relaxed as its pattern says)
 and rules out every combination holding it; a new set is bounded once for all the places of
 its pattern (the set fixed, the joker melds relaxed); and a pattern whose freed jokers have
