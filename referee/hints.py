@@ -61,7 +61,9 @@ Bounds that skip work, each an upper bound on every turn it rules out, so that t
 how fast a hint comes, never which value it has (:mod:`referee.joker_bounds`, used by
 :mod:`referee.joker_hints`): every solve of the rest is asked only for more than the best
 turn found (``floor``), and each distinct rest is solved once (and the solves share what
-they proved about equal ends of the numbers, :mod:`referee.search`); with two joker melds,
+they proved about equal ends of the numbers, :mod:`referee.search`, starting with the free
+move's); a bound of places or new sets, only ever compared with the best turn found, stops
+its solve at the first weight above it; with two joker melds,
 each place is bounded alone (the place fixed, the other meld relaxed as its pattern says)
 and rules out every combination holding it; a new set is bounded once for all the places of
 its pattern (the set fixed, the joker melds relaxed); and a pattern whose freed jokers have
@@ -87,6 +89,7 @@ from .rules import Rules, get_rules
 from .search import (
     MAX_NUMBER,
     NCOL,
+    Leaning,
     _count_grid,
     _dead_must,
     _lay,
@@ -137,18 +140,23 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
         check_counts(table.tiles + rack_tiles, "the table and the rack together")  # raises
     if not opened:
         return _opening_move(table, rack_tiles, rules)
-    free = _free_move(table, rack_tiles, rules)
+    # the joker search's solves are rests of the free move's problem: they share its memo
+    leaning = Leaning(even=True) if table_j else None
+    free = _free_move(table, rack_tiles, rules, leaning)
     if not table_j:
         return with_steps(free, table, rack_tiles, rules)
-    verdict = check_turn(table, free.table, rack_tiles, rules=rules)
+    # legal or not is all the search needs (a legal turn's verdict is the same either way;
+    # the reasons an illegal one would be given cost a search of their own)
+    verdict = check_turn(table, free.table, rack_tiles, rules=rules, reasons=False)
     if verdict.legal:
         return with_steps(free, table, rack_tiles, rules, verdict)
     deadline = float("inf") if cpu_limit is None else started + cpu_limit
-    return JokerSearch(table, rack_tiles, rules, free, deadline).run()
+    return JokerSearch(table, rack_tiles, rules, free, deadline, leaning).run()
 
 
-def _free_move(table: Table, rack_tiles, rules) -> Move:
-    """The best move with every joker free to go anywhere (an upper bound)."""
+def _free_move(table: Table, rack_tiles, rules, leaning: Optional[Leaning] = None) -> Move:
+    """The best move with every joker free to go anywhere (an upper bound); ``leaning``:
+    its memo kept for the solves after it (:class:`~referee.search.Leaning`, ``even``)."""
     n = MAX_NUMBER
     must, must_j = _count_grid(table.tiles)
     rack_grid, rack_j = _count_grid(rack_tiles)
@@ -158,7 +166,7 @@ def _free_move(table: Table, rack_tiles, rules) -> Move:
         raise TableUnsolvableError(_unsolvable_message(table))
     avail = _prune_optional(n, must, total, jokers)
     weight, wj = rack_weights(n, rules)
-    melds = _lay(n, must, avail, weight, must_j, rack_j, wj)
+    melds = _lay(n, must, avail, weight, must_j, rack_j, wj, None, leaning)
     if melds is None:
         raise TableUnsolvableError(_unsolvable_message(table))
     placed, remaining = split_rack(melds, table.tiles, rack_tiles)

@@ -5,7 +5,10 @@ lies (beside both copies of that tile too: the exact search lays such a third co
 third group of its number, as a player may lay the joker), a freed one goes anywhere. With
 places fixed (a joker meld's place, a new set for a freed joker) the bound holds for every turn with those places, and is asked once for all the
 combinations that share them. Every bound is an upper bound on every turn it rules out, so
-the bounds change how fast a hint comes, never which value it has."""
+the bounds change how fast a hint comes, never which value it has. A bound is only compared
+with the best turn found, so its solve stops at the first weight above that best
+(:func:`~referee.search._beats_floor`); that weight is remembered as beating every best below
+it, and the bound is solved again for a best at or above it."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from .search import (
     MAX_NUMBER,
     NCOL,
     Leaning,
+    _beats_floor,
     _dead_must,
     _lay_valued,
     _prune_optional,
@@ -87,8 +91,9 @@ class Bounds:
             return None
         return value + extra, melds
 
-    def place_known(self, combo, i) -> bool:
-        return self._place_key(combo, i) in self.places
+    def place_known(self, combo, i, best: int) -> bool:
+        """Is the bound of ``combo[i]`` known to beat ``best`` or not, without a solve?"""
+        return _known(self.places.get(self._place_key(combo, i)), best)
 
     @staticmethod
     def _place_key(combo, i):
@@ -104,7 +109,7 @@ class Bounds:
         place (see :meth:`fixed`); ``best``: the weight of the best turn found."""
         key = self._place_key(combo, i)
         got = self.places.get(key)
-        if got is None:
+        if not _known(got, best):
             got = self.places[key] = self.fixed([combo[i]], key[-1], 0, best)
         return got
 
@@ -126,7 +131,7 @@ class Bounds:
             (*(tuple(sorted(x)) for x in place_cells(p)), p.rack_jokers, p.freed)
             for p in fixed)
         got = self.sets.get(key)
-        if got is None:
+        if not _known(got, best):
             got = self.sets[key] = self.fixed(fixed, patterns, jokers, best, stays_first)
         return got
 
@@ -136,7 +141,9 @@ class Bounds:
         goes anywhere; ``freed_used`` of the freed ones lie in the fixed places already).
         Each fixed place takes the table's copies of its tiles first, which never lays
         fewer rack tiles. A bound at or below the best found when it was asked is given as
-        that best (``best``: the weight of the best turn found). ``stays_first``: a joker
+        that best (``best``: the weight of the best turn found); one above it, as the first
+        weight above the best its solve finds (:class:`_Above`, not necessarily its most:
+        the callers only ask whether it beats the best). ``stays_first``: a joker
         that stays counts as its tile before the fixed places take theirs, so that a place
         may hold it (a new set holding that joker); otherwise the places take real tiles.
         Worked out by search cell (the tile counts as flat lists): it is asked for every new
@@ -191,9 +198,22 @@ class Bounds:
         if _dead_must(n, must, avail, freed + rack_j):
             return best
         avail = _prune_optional(n, must, avail, freed + rack_j)
-        value, _ = _lay_valued(n, must, avail, weight, freed, rack_j, wj, best - extra,
-                               self.leaning)
-        return best if value is None else max(best, value + extra)
+        value = _beats_floor(n, must, avail, weight, freed, rack_j, wj, best - extra,
+                             self.leaning)
+        return best if value is None else _Above(value + extra)
+
+
+class _Above(int):
+    """A weight above the best found that the bound of :meth:`Bounds.fixed` reaches, not
+    necessarily its most (the search stops at the first such weight): for a larger best,
+    it says nothing unless it still beats it."""
+
+
+def _known(got, best: int) -> bool:
+    """Does a remembered answer of :meth:`Bounds.fixed` say whether its bound beats
+    ``best`` (the best has only grown since)? An upper bound always does; a weight the bound
+    reaches (:class:`_Above`) only while it is above ``best``."""
+    return got is not None and (not isinstance(got, _Above) or got > best)
 
 
 def _grids(n: int, table_count: Counter, rack_count: Counter, must_extra: Counter):

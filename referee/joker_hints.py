@@ -41,7 +41,8 @@ class JokerSearch(NewSets, PatternProof):
     the free move (``free``, jokers anywhere: the upper bound) is not legal, searched until
     the CPU-time ``deadline``."""
 
-    def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move, deadline: float):
+    def __init__(self, table: Table, rack_tiles, rules: Rules, free: Move, deadline: float,
+                 leaning: Optional[Leaning] = None):
         self.table, self.rack, self.rules = table, tuple(rack_tiles), rules
         self.bound = move_value(free.placed, rules)
         self.table_count = Counter(t for t in table.tiles if not t.is_joker)
@@ -76,9 +77,12 @@ class JokerSearch(NewSets, PatternProof):
                             for at in range(MAX_NUMBER * NCOL)]
         # the rests are alike: the faster reading stays faster; first, the one starting from
         # the end with fewer tiles
-        self.leaning = Leaning.fewer_first(MAX_NUMBER, [
+        fewer = Leaning.fewer_first(MAX_NUMBER, [
             [a + b for a, b in zip(self.table_cells[i:i + NCOL], self.rack_cells[i:i + NCOL])]
             for i in range(0, MAX_NUMBER * NCOL, NCOL)])
+        # the free move's memo, when given (its rests come first in the series)
+        self.leaning = leaning if leaning is not None else fewer
+        self.leaning.reverse, self.leaning.even = fewer.reverse, False
         #: the rest of the table solved so far: (floor asked, its best melds or None)
         self.solved: dict = {}
         self.places = MeetingPlaces(rules, self.table_count, self.rack_count, self.rack_j)
@@ -219,7 +223,7 @@ class JokerSearch(NewSets, PatternProof):
         # least (the reverse leaves a freed joker free to go anywhere)
         unknown = []
         for i in range(len(combo)):
-            if self.bounds.place_known(combo, i):
+            if self.bounds.place_known(combo, i, best):
                 if self.bounds.place(combo, i, best) <= best:
                     return True
             elif shared[(i, id(combo[i]))] >= PLACE_BOUND_SHARED:

@@ -185,8 +185,12 @@ class Leaning:
 
     LEAN = 2
 
-    def __init__(self, reverse: bool = False):
+    def __init__(self, reverse: bool = False, even: bool = False):
         self.reverse = reverse
+        #: both readings in turns with equal budgets, upward first, as a solve without a
+        #: leaning: a first solve that must answer as one alone would, its memo kept for the
+        #: series (the hint search's free move)
+        self.even = even
         #: the memo of every solve of the series, by the numbers still to read (see
         #: :meth:`_Search.share`): a later solve whose rest is the same from some number on
         #: starts with what the earlier ones learnt there
@@ -214,6 +218,15 @@ class Leaning:
         return cls(reverse=low > high)
 
 
+#: states the first reading of a solve in a series (a hint search's rests and bounds) may
+#: visit before the other is set up (each later turn doubles it): most end within it, and
+#: setting up a second reading costs about what fifty states do. A solve alone starts with
+#: ``ALONE_BUDGET``: which of equally good arrangements it gives back depends on it, and the
+#: bench draws its tables from those arrangements.
+FIRST_BUDGET = 1000
+ALONE_BUDGET = 100
+
+
 def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
     """Solve reading the numbers upward and downward in turns, with a growing budget of
     states each, and keep the first that finishes: an obstacle near one end makes the search
@@ -226,14 +239,14 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
         up, down = (leaning.shared, ids), (leaning.shared, ids[::-1])
     readings = [(False, up), (True, down)]
     shares = (1, 1)
-    if leaning is not None:
+    if leaning is not None and not leaning.even:
         if leaning.reverse:
             readings.reverse()
         shares = (Leaning.LEAN, 1)
     # the second reading is set up only when the first runs out of budget (most of a hint
     # search's solves end within the first budget, and setting one up costs about as much)
     searches: list = [None, None]
-    budget = 100
+    budget = FIRST_BUDGET if leaning is not None and not leaning.even else ALONE_BUDGET
     while True:
         for i, share in enumerate(shares):
             if searches[i] is None:
@@ -245,7 +258,7 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
                 value, decisions = search.solve()
             except _OutOfBudget:
                 continue
-            if leaning is not None:
+            if leaning is not None and not leaning.even:
                 leaning.reverse = search.reverse
             return search, value, decisions
         budget *= 2
@@ -268,13 +281,15 @@ class _Search:
     """
 
     def __init__(self, n, must, avail, weight, must_j, opt_j, wj, threshold=0, zero_jokers=False,
-                 relaxed=False, reverse=False, floor=None, shared=None):
+                 relaxed=False, reverse=False, floor=None, shared=None, first=False):
         if reverse:  # the same problem read from 13 down to 1 (runs and groups are symmetric)
             if threshold:
                 raise ValueError("initial-meld points are counted reading upward only")
             must, avail, weight = must[::-1], avail[::-1], weight[::-1]
         self.reverse = reverse
         self.floor = floor
+        #: stop at the first value above the floor (see :meth:`value`): a yes-or-no question
+        self.first = first
         self.budget = None  # new states this search may still visit (None: no limit)
         self.n = n
         self.relaxed = relaxed
@@ -504,6 +519,7 @@ class _Search:
         if steps is None:
             steps = step_cache[tkey] = self._steps(pos, key)
         value = self.value
+        first = self.first
         for delta, dw in steps:
             if dw + ub_next <= floor:
                 break  # even the best future cannot beat what we have (nor can the later
@@ -516,6 +532,10 @@ class _Search:
                 best = dw + child
                 if best > floor:
                     floor = best
+                    if first and best > alpha:
+                        # the question is only whether anything beats alpha: this value
+                        # is reached (the most may be more), and is not memoised
+                        return best
                 if best >= ub:
                     break
         used = (key >> _SHIFT_J) & 3
@@ -600,6 +620,8 @@ class _Search:
         self.budget = None
         if best <= _NEG:
             return None, None
+        if self.first:
+            return best, None  # a value above the floor, not the most: nothing to rebuild
         decisions = [[None] * NCOL for _ in range(self.n)]
         pos, key, target = 0, 0, best
         while pos < self.end:
@@ -672,33 +694,43 @@ def _count_grid(tiles: Sequence[Tile], what: str = "these tiles", n=MAX_NUMBER):
 def _prune_optional(n, must, avail, jokers):
     """Drop optional tiles that cannot be in any meld, whatever else is laid (fixed point)."""
     avail = [row[:] for row in avail]
+    if jokers >= 2:
+        return avail  # any tile makes a group with two jokers (see _could_meld)
     changed = True
     while changed:
         changed = False
         for v in range(n):
+            row, must_row = avail[v], must[v]
             for c in range(NCOL):
-                if avail[v][c] > must[v][c] and not _could_meld(n, avail, jokers, v, c):
-                    avail[v][c] = must[v][c]
+                if row[c] > must_row[c] and not _could_meld(n, avail, jokers, v, c):
+                    row[c] = must_row[c]
                     changed = True
     return avail
 
 
 def _could_meld(n, avail, jokers, v, c):
-    others = sum(1 for d in range(NCOL) if d != c and avail[v][d])
-    if others + jokers >= 2:
+    """Could a tile of colour ``c``, number ``v + 1`` be in some meld of these tiles: a group
+    (two other colours of its number, jokers counted) or a run (a window of three numbers
+    with at most ``jokers`` of them missing)? Asked for every cell of every solve of a hint
+    search: counted without generators."""
+    row = avail[v]
+    if sum(map(bool, row)) - bool(row[c]) + jokers >= 2:
         return True
     for start in range(max(0, v - 2), min(v, n - 3) + 1):
-        missing = sum(1 for w in range(start, start + 3) if not avail[w][c])
-        if missing <= jokers:
+        if ((not avail[start][c]) + (not avail[start + 1][c]) + (not avail[start + 2][c])
+                <= jokers):
             return True
     return False
 
 
 def _dead_must(n, must, avail, jokers):
     """A tile that has to be laid but cannot be in any meld: no search needed."""
+    if jokers >= 2:
+        return False  # any tile makes a group with two jokers (see _could_meld)
     for v in range(n):
+        must_row = must[v]
         for c in range(NCOL):
-            if must[v][c] and not _could_meld(n, avail, jokers, v, c):
+            if must_row[c] and not _could_meld(n, avail, jokers, v, c):
                 return True
     return False
 
@@ -732,3 +764,18 @@ def _lay_valued(n, must, avail, weight, must_j, opt_j, wj, floor=None, leaning=N
     search, _, decisions = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj,
                                             floor=floor, leaning=leaning)
     return value, (None if decisions is None else melds_from(decisions, n, 0, search))
+
+
+def _beats_floor(n, must, avail, weight, must_j, opt_j, wj, floor: int,
+                 leaning: Leaning | None = None) -> Optional[int]:
+    """For a bound that is only compared with ``floor``: None when the relaxed search (see
+    :func:`_lay_valued`) lays nothing worth more than ``floor``, else a weight above the
+    floor that it lays, not necessarily its most (the search stops at the first it finds,
+    and builds no melds). Its most, the bound :func:`_lay_valued` gives, is at least that
+    weight; so the answer says exactly whether that bound beats ``floor``."""
+    if opt_j * wj + sum((a - m) * w for ra, rm, rw in zip(avail, must, weight)
+                        for a, m, w in zip(ra, rm, rw)) <= floor:
+        return None
+    _, value, _ = _solve_both_ways(n, must, avail, weight, must_j, opt_j, wj, relaxed=True,
+                                   floor=floor, leaning=leaning, first=True)
+    return value

@@ -2,6 +2,7 @@
 random tile sets, and the fast paths with the plain search on game-sized tables."""
 
 import doctest
+import itertools
 import os
 
 import pytest
@@ -270,3 +271,114 @@ def test_a_solve_in_a_series_sees_the_tiles_two_numbers_on(reverse):
         assert solver._lay_valued(n, zero, avail, weight, 0, 0, wj, None, shared)[0] == alone
         values.append(divmod(alone, solver._BIG)[0])
     assert values == [6, 9]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.randoms(use_true_random=False), st.integers(8, 40), st.integers(0, 2))
+def test_a_bound_that_stops_at_its_first_value_above_the_floor(rnd, size, jokers):
+    """The hint search's bounds are only compared with the best turn found, so their solves
+    stop at the first value above it (``_beats_floor``). It must say None exactly when the
+    full search finds nothing above the floor, and otherwise give a value above the floor
+    that the full search reaches or beats. Those solves share their memo with full ones (a
+    series, as in the hint search): a value they stop at must never be remembered as a
+    most, which the full solves after them would then give."""
+    numbered = [t for t in all_tiles() if not t.is_joker]
+    tiles = rnd.sample(numbered, size)
+    must, _ = solver._count_grid(tiles[:size // 2])
+    rack, _ = solver._count_grid(tiles[size // 2:])
+    n = 13
+    weight, wj = rack_weights(n, get_rules())
+    shared = solver.Leaning()
+    for _ in range(12):
+        m = [row[:] for row in must]
+        a = [[must[v][c] + rack[v][c] for c in range(4)] for v in range(n)]
+        for _ in range(rnd.randint(1, 4)):
+            v, c = rnd.randrange(n), rnd.randrange(4)
+            if a[v][c] and rnd.random() < 0.7:
+                a[v][c] -= 1
+                m[v][c] = min(m[v][c], a[v][c])
+            elif a[v][c] < 2:
+                a[v][c] += 1
+        opt_j = rnd.randint(0, jokers)
+        must_j = jokers - opt_j
+        if solver._dead_must(n, m, a, jokers):
+            continue
+        a = solver._prune_optional(n, m, a, jokers)
+        most = solver._lay_valued(n, m, a, weight, must_j, opt_j, wj)[0]
+        # far below the most (the first value found is then seldom the most), at random,
+        # just below the most and at it
+        floors = [-1, rnd.randint(0, 8) * solver._BIG + rnd.randint(0, 40)]
+        if most is not None:
+            floors += [most - 1, most]
+        for floor in floors:
+            got = solver._beats_floor(n, m, a, weight, must_j, opt_j, wj, floor, shared)
+            if most is None or most <= floor:
+                assert got is None
+            else:
+                assert got is not None and floor < got <= most
+            # a full solve of the same series afterwards still gives the most
+            assert solver._lay_valued(n, m, a, weight, must_j, opt_j, wj, None,
+                                      shared)[0] == most
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.randoms(use_true_random=False), st.integers(10, 60), st.integers(1, 30),
+       st.integers(0, 2))
+def test_a_first_solve_that_keeps_its_memo_answers_as_one_alone(rnd, table_size, rack_size,
+                                                                jokers):
+    """``best_move`` solves the free move with a ``Leaning(even=True)``, so that the joker
+    search after it reuses its memo: it must come back with the very melds a solve alone
+    gives (which of equally good arrangements comes back decides whether the free move is
+    already a legal turn), and leave the leaning to the series."""
+    numbered = [t for t in all_tiles() if not t.is_joker]
+    rnd.shuffle(numbered)
+    table_tiles = numbered[:table_size] + [referee.JOKER] * jokers
+    rack = numbered[table_size:table_size + rack_size]
+    n = 13
+    must, must_j = solver._count_grid(table_tiles)
+    rack_grid, rack_j = solver._count_grid(rack)
+    avail = [[must[v][c] + rack_grid[v][c] for c in range(4)] for v in range(n)]
+    if solver._dead_must(n, must, avail, must_j + rack_j):
+        return
+    avail = solver._prune_optional(n, must, avail, must_j + rack_j)
+    weight, wj = rack_weights(n, get_rules())
+    alone = solver._lay(n, must, avail, weight, must_j, rack_j, wj)
+    leaning = solver.Leaning(reverse=True, even=True)
+    kept = solver._lay(n, must, avail, weight, must_j, rack_j, wj, None, leaning)
+    assert (None if alone is None else [str(m) for m in alone]) == \
+        (None if kept is None else [str(m) for m in kept])
+    assert leaning.shared and leaning.reverse  # the memo is kept; the leaning left as set
+
+
+def _in_some_meld(avail, jokers, v, c):
+    """Is there a meld of three (a run or a group) holding the tile (v, c) whose other two
+    tiles are there, or jokers in their place?"""
+    shapes = [[(w, c) for w in range(s, s + 3)] for s in range(max(0, v - 2), min(v, 10) + 1)]
+    shapes += [[(v, d) for d in ds] for ds in itertools.combinations(range(4), 3) if c in ds]
+    return any(sum(1 for w, d in shape if (w, d) != (v, c) and not avail[w][d]) <= jokers
+               for shape in shapes)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.lists(st.sampled_from([0, 0, 0, 0, 1, 2, 3]), min_size=4, max_size=4),
+                min_size=13, max_size=13),
+       st.lists(st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=4, max_size=4),
+                min_size=13, max_size=13),
+       st.integers(0, 3))
+def test_tiles_that_fit_in_no_meld_are_left_out(avail, must, jokers):
+    """Before every solve, optional tiles that fit in no meld of three (the other two there,
+    or jokers) are dropped until none is left, and a tile that must be laid but fits in none
+    answers at once (two jokers make a group with any tile: nothing is dropped then)."""
+    must = [[min(m, a) for m, a in zip(rm, ra)] for rm, ra in zip(must, avail)]
+    want = [row[:] for row in avail]
+    changed = True
+    while changed:
+        changed = False
+        for v in range(13):
+            for c in range(4):
+                if want[v][c] > must[v][c] and not _in_some_meld(want, jokers, v, c):
+                    want[v][c], changed = must[v][c], True
+    assert solver._prune_optional(13, must, avail, jokers) == want
+    dead = any(must[v][c] and not _in_some_meld(avail, jokers, v, c)
+               for v in range(13) for c in range(4))
+    assert solver._dead_must(13, must, avail, jokers) == dead
