@@ -314,3 +314,35 @@ def test_a_third_copy_is_offered_its_two_likeliest_other_readings():
     r = Reading(tiles=tiles, melds=[[i] for i in range(3)])
     [u] = sanity_check(r)
     assert u.index == 2 and u.alternatives == ["K3", "K8"]
+
+
+def _line(gaps, width=40.0, outline=1.0):
+    """Tiles in a row, ``gaps`` (tile widths) between neighbours; ``outline``: the outlines'
+    width over the tiles' (a finder's outlines a little too wide overlap their neighbours)."""
+    x, tiles = 100.0, []
+    for k in range(len(gaps) + 1):
+        tiles.append(rect_corners((x, 100), width * outline, width * 1.4, (0, 1)))
+        if k < len(gaps):
+            x += width * (1 + gaps[k])
+    return tiles
+
+
+@pytest.mark.parametrize("gaps, melds", [
+    # a meld of touching tiles laid a little loosely in one place stays whole
+    ((0.0, 0.12, 0.0), [[0, 1, 2, 3]]),
+    # three tiles: two pushed together, one set apart, are two melds
+    ((0.0, 0.3), [[0, 1], [2]]),
+    ((0.3, 0.0), [[0], [1, 2]]),
+    # a tile set apart, then a meld with one loose gap of its own: one cut only
+    ((0.3, 0.0, 0.15), [[0], [1, 2, 3]]),
+])
+def test_a_line_is_cut_only_where_one_gap_stands_out_by_a_fifth_of_a_tile(gaps, melds):
+    assert group_melds(_line(gaps)) == melds
+
+
+def test_outlines_overlapping_their_neighbours_do_not_make_a_small_gap_stand_out():
+    """The finder's outlines can be a little wider than the tiles, so touching tiles'
+    outlines overlap (gaps below 0): a gap of 0.15 tile widths stands out from them by more
+    than a fifth of a tile, yet is no wider than a loosely laid meld's, and cuts nothing."""
+    tiles = _line((0.0, 0.0, 0.25, 0.0), outline=1.1)
+    assert group_melds(tiles) == [[0, 1, 2, 3, 4]]

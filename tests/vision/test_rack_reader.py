@@ -60,3 +60,25 @@ def test_a_closeups_big_tiles_are_found_whole(reader, seed):
         assert got.tile == tile
         assert rect_from_points(got.corners)[2] == pytest.approx(
             rect_from_points(corners)[2], rel=0.2)
+
+
+def test_the_close_up_look_replaces_a_find_only_by_the_whole_tile_it_lies_in():
+    """Each find of the usual look takes the outline of the scaled-down look's find whose tile
+    it lies in: that find's centre within half its width, and at most twice as long (the
+    first find held the tile's middle). A find with no such tile keeps its own outline: the
+    nearest one of the scaled look is another tile, or a stretch of table several times
+    bigger than the tiles."""
+    from vision.reader import _resized
+
+    def find(x, long, short):
+        return {"centre": np.array([x, 100.0]), "long": float(long), "short": float(short),
+                "down": np.array([0.0, 1.0]), "score": 0.9}
+
+    middle = find(100, 50, 35)           # a big tile's middle...
+    whole = find(104, 90, 65)            # ...and the whole tile in the scaled look
+    beside = find(170, 50, 35)           # nearest to that tile, 66 px away: another tile
+    small = find(400, 50, 35)
+    table = find(405, 120, 90)           # 2.4 times as long: no tile
+    got = _resized([middle, beside, small], [whole, table])
+    assert got[0] is whole and got[1] is beside and got[2] is small
+    assert _resized([middle], []) == [middle]
