@@ -205,22 +205,18 @@ def test_module_examples():
         assert doctest.testmod(module).failed == 0
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
-@given(st.randoms(use_true_random=False), st.integers(8, 40), st.integers(0, 2))
-def test_a_series_of_solves_sharing_their_memo_answers_as_each_alone(rnd, size, jokers):
-    """The hint search solves many rests of one table, each a few tiles away from the others,
-    and they share what they proved about equal ends of the numbers (the memo, the bounds, the
-    moves). Each must still answer as a solve of its own: the same best value (or none), and
-    valid melds of its own tiles."""
+def _rests_of_one_table(rnd, size: int, jokers: int):
+    """A table's tiles half on the table, half on the rack, and 12 rests of it a few tiles
+    away from each other, as the hint search solves them (tiles taken out, a place holding
+    them, or come back): (n, must, available, weight, must_j, opt_j, joker weight), each
+    solvable; the rests' weights are the rack's under the default preset."""
     numbered = [t for t in all_tiles() if not t.is_joker]
     tiles = rnd.sample(numbered, size)
     must, _ = solver._count_grid(tiles[:size // 2])
     rack, _ = solver._count_grid(tiles[size // 2:])
     n = 13
     weight, wj = rack_weights(n, get_rules())
-    shared = solver.Leaning()
     for _ in range(12):
-        # a rest a few tiles away: tiles taken out (a place holds them) or come back
         m = [row[:] for row in must]
         a = [[must[v][c] + rack[v][c] for c in range(4)] for v in range(n)]
         for _ in range(rnd.randint(1, 4)):
@@ -235,6 +231,18 @@ def test_a_series_of_solves_sharing_their_memo_answers_as_each_alone(rnd, size, 
         if solver._dead_must(n, m, a, jokers):
             continue
         a = solver._prune_optional(n, m, a, jokers)
+        yield n, m, a, weight, must_j, opt_j, wj
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.randoms(use_true_random=False), st.integers(8, 40), st.integers(0, 2))
+def test_a_series_of_solves_sharing_their_memo_answers_as_each_alone(rnd, size, jokers):
+    """The hint search solves many rests of one table, each a few tiles away from the others,
+    and they share what they proved about equal ends of the numbers (the memo, the bounds, the
+    moves). Each must still answer as a solve of its own: the same best value (or none), and
+    valid melds of its own tiles."""
+    shared = solver.Leaning()
+    for n, m, a, weight, must_j, opt_j, wj in _rests_of_one_table(rnd, size, jokers):
         floor = None if rnd.random() < 0.5 else rnd.randint(0, 6) * solver._BIG
         alone = solver._lay_valued(n, m, a, weight, must_j, opt_j, wj, floor)
         series = solver._lay_valued(n, m, a, weight, must_j, opt_j, wj, floor, shared)
@@ -282,28 +290,8 @@ def test_a_bound_that_stops_at_its_first_value_above_the_floor(rnd, size, jokers
     that the full search reaches or beats. Those solves share their memo with full ones (a
     series, as in the hint search): a value they stop at must never be remembered as a
     most, which the full solves after them would then give."""
-    numbered = [t for t in all_tiles() if not t.is_joker]
-    tiles = rnd.sample(numbered, size)
-    must, _ = solver._count_grid(tiles[:size // 2])
-    rack, _ = solver._count_grid(tiles[size // 2:])
-    n = 13
-    weight, wj = rack_weights(n, get_rules())
     shared = solver.Leaning()
-    for _ in range(12):
-        m = [row[:] for row in must]
-        a = [[must[v][c] + rack[v][c] for c in range(4)] for v in range(n)]
-        for _ in range(rnd.randint(1, 4)):
-            v, c = rnd.randrange(n), rnd.randrange(4)
-            if a[v][c] and rnd.random() < 0.7:
-                a[v][c] -= 1
-                m[v][c] = min(m[v][c], a[v][c])
-            elif a[v][c] < 2:
-                a[v][c] += 1
-        opt_j = rnd.randint(0, jokers)
-        must_j = jokers - opt_j
-        if solver._dead_must(n, m, a, jokers):
-            continue
-        a = solver._prune_optional(n, m, a, jokers)
+    for n, m, a, weight, must_j, opt_j, wj in _rests_of_one_table(rnd, size, jokers):
         most = solver._lay_valued(n, m, a, weight, must_j, opt_j, wj)[0]
         # far below the most (the first value found is then seldom the most), at random,
         # just below the most and at it
