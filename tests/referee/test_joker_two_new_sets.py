@@ -51,6 +51,19 @@ from tests.referee.test_hints import brute_best
     # B1 R1 J, and R9 O9 B9 make a group: the whole rack (54 points).
     ("tournament", "B7 J B9 B10 | O11 O12 J | O2 R2 B2 | B6 B7 B8", "B8 O13 B1 B3 B1 R1 R9 O9 B9",
      "B7 B8 B9 B10 | O11 O12 O13 | B1 J B3 | B6 B7 B8 | B1 R1 J | B2 O2 R2 | B9 O9 R9"),
+    # K4 exchanges the joker of J B4 R4 O4, K13 that of O13 J R13 B13; the jokers go to
+    # O5 J O7 and O10 R10 J, and O11 O12 take the O13 off K13 B13 O13 R13 (three stay):
+    # the whole rack (72 points).
+    ("pressman-1998", "J B4 R4 O4 | O13 J R13 B13 | R8 R9 R10 R11",
+     "K4 K13 O11 O12 O5 O7 O10 R10",
+     "K4 B4 O4 R4 | K13 B13 R13 | O5 J O7 | O10 R10 J | O11 O12 O13 | R8 R9 R10 R11"),
+    # 004: the joker of the group of three B13 J R13 goes for both missing colours, the
+    # rack's K13 and the O13 of O10 O11 O12 O13; the R9 of R6 R7 R8 R9 exchanges the
+    # joker of the group of four K9 J O9 B9 (003: from the table). The jokers go to R3 J R5
+    # and K7 R7 J: the whole rack (35 points).
+    ("tournament", "B13 J R13 | K9 J O9 B9 | R6 R7 R8 R9 | O10 O11 O12 O13",
+     "K13 R3 R5 K7 R7",
+     "K13 B13 O13 R13 | K9 B9 O9 R9 | R3 J R5 | O10 O11 O12 | R6 R7 R8 | K7 R7 J"),
 ])
 def test_two_freed_jokers_each_in_a_new_set_lay_the_whole_rack(preset, table, rack, after):
     rules = PRESETS[preset]

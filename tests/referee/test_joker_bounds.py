@@ -1,0 +1,55 @@
+"""Hints whose search skips work by the joker bounds (``referee.joker_bounds``): a pattern's
+bound (what each joker stands for, and which are exchanged), or a new set's, is an upper
+bound on every turn it rules out. A bound a little too low rules out the best turn and a
+weaker hint is then said to be the best, so each case below has a best turn only slightly
+better than the next best, worked out by hand from the rule text and held to the brute
+force of ``test_hints``.
+
+The rule text for ``pressman-1998`` (``shared/rules/`` 000, the American edition): "A player
+with a tile matching the color and value of a joker may replace the joker with that tile.
+The joker must be played that same turn in a set with at least two other tiles from the
+player's rack."
+"""
+
+import pytest
+
+from referee import PRESETS, best_move, check_turn, parse_table
+from tests.referee.test_hints import brute_best
+
+
+@pytest.mark.parametrize("table, rack, after, best", [
+    # The rack's B2 exchanges the joker of O2 J R2 (it stood for B2 or K2); the joker goes
+    # to J K2 K3 with two more rack tiles: 3 tiles, 7 points. The rack's R2 fits nowhere
+    # (the group B2 O2 R2 holds the table's R2; no R1 or R3), the joker of J R7 R8 needs an
+    # R6 or R9, so no turn lays all four; K2 for the exchange and B2 R2 J for the joker
+    # leave the K3 (6 points). The bound of the pattern exchanging the joker counts the
+    # rack's B2 it needs: a point short there, and the 6-point turn is called the best.
+    ("O2 J R2 | J R7 R8 | K3 K4 K5 K6 | K9 K10 K11 K12", "B2 R2 K2 K3",
+     "J K2 K3 | K3 K4 K5 K6 | K9 K10 K11 K12 | J R7 R8 | B2 O2 R2", (3, 7)),
+    # B8 and K7 exchange both jokers, which go together to R4 R5 J J (two rack tiles beside
+    # them): 4 tiles, 24 points. B6 and K10 fit nowhere (their runs hold a copy already,
+    # no group of 6s or 10s can be made, and no joker is left). Turns with one joker only
+    # lay three tiles.
+    ("B6 B7 J | K6 J K8 K9 K10", "B8 K7 R4 R5 B6 K10",
+     "B6 B7 B8 | K6 K7 K8 K9 K10 | R4 R5 J J", (4, 24)),
+])
+def test_the_best_joker_exchange_is_found_and_proven(table, rack, after, best):
+    rules = PRESETS["pressman-1998"]
+    assert check_turn(table, after, rack, rules=rules).legal  # the worked-out turn
+    assert brute_best(parse_table(table), rack.split(), rules) == best
+    move = best_move(table, rack, rules, cpu_limit=None)  # a busy machine must not cut it
+    assert check_turn(table, move.table, rack, rules=rules).legal
+    assert (len(move.placed), move.points) == best and move.exact, move.table
+
+
+def test_both_jokers_exchanged_from_the_rack_into_one_new_set_lay_the_whole_rack():
+    # K11 exchanges the joker of K9 K10 J, K5 the joker of K2 K3 K4 J K6; both jokers go
+    # to J J R7 R8 with the rack's R7 R8: the whole rack (4 tiles, 31 points). The bound
+    # of a new set must count the rack tiles that exchanged the jokers at their full weight.
+    table, rack = "K9 K10 J | K2 K3 K4 J K6 | B10 O10 K10 | B10 B11 B12 B13", "K11 K5 R7 R8"
+    rules = PRESETS["pressman-1998"]
+    after = "K9 K10 K11 | K2 K3 K4 K5 K6 | J J R7 R8 | B10 B11 B12 B13 | K10 B10 O10"
+    assert check_turn(table, after, rack, rules=rules).legal
+    move = best_move(table, rack, rules, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=rules).legal
+    assert sorted(map(str, move.placed)) == sorted(rack.split()) and move.exact, move.table
