@@ -53,3 +53,19 @@ def test_both_jokers_exchanged_from_the_rack_into_one_new_set_lay_the_whole_rack
     move = best_move(table, rack, rules, cpu_limit=None)
     assert check_turn(table, move.table, rack, rules=rules).legal
     assert sorted(map(str, move.placed)) == sorted(rack.split()) and move.exact, move.table
+
+
+def test_an_exchange_from_the_rack_beside_a_run_it_lengthens_is_found():
+    # R5 exchanges the joker of J R6 R7, which goes to O3 R3 J with two more rack tiles;
+    # R4 lengthens R5 R6 R7 and K4 K5 K6 is a run. B13 fits nowhere (no B11, B12 nor other
+    # 13), nor does B8 (B4 ... B8 holds one, no B9 nor other 8, and a joker beside it would
+    # need two more rack tiles of a set): the other seven, 30 points, are the best.
+    table = "J R6 R7 | K11 R11 J O11 | B4 B5 B6 B7 B8"
+    rack = "R5 K4 R4 K5 K6 O3 R3 B13 B8"
+    rules = PRESETS["pressman-1998"]
+    after = "R4 R5 R6 R7 | K11 J O11 R11 | K4 K5 K6 | B4 B5 B6 B7 B8 | O3 R3 J"
+    assert check_turn(table, after, rack, rules=rules).legal
+    move = best_move(table, rack, rules, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=rules).legal
+    assert sorted(map(str, move.placed)) == sorted("R5 K4 R4 K5 K6 O3 R3".split()), move.table
+    assert move.exact

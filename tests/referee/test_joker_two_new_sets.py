@@ -64,6 +64,10 @@ from tests.referee.test_hints import brute_best
     ("tournament", "B13 J R13 | K9 J O9 B9 | R6 R7 R8 R9 | O10 O11 O12 O13",
      "K13 R3 R5 K7 R7",
      "K13 B13 O13 R13 | K9 B9 O9 R9 | R3 J R5 | O10 O11 O12 | R6 R7 R8 | K7 R7 J"),
+    # Both jokers stand for R8 and the rack has both R8s: one exchanges each. The jokers go
+    # to K9 O9 R9 J and K11 O11 R11 J: the whole rack (76 points).
+    ("pressman-1998", "J O8 B8 K8 | J R9 R10 | O7 O8 O9", "R8 R8 K11 O11 R9 R11 K9 O9",
+     "K8 B8 O8 R8 | R8 R9 R10 | O7 O8 O9 | K9 O9 R9 J | K11 O11 R11 J"),
 ])
 def test_two_freed_jokers_each_in_a_new_set_lay_the_whole_rack(preset, table, rack, after):
     rules = PRESETS[preset]
