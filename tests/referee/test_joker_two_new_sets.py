@@ -91,3 +91,18 @@ def test_two_freed_jokers_each_in_a_new_set_leave_only_what_fits_nowhere():
     assert check_turn(table, move.table, rack, rules=rules).legal
     assert (len(move.placed), move.points) == (6, 49) and move.exact, move.table
 
+
+
+def test_two_freed_jokers_in_sets_of_their_own_beside_a_tile_that_needs_a_third():
+    # sabra: R13 exchanges the joker of B13 K13 O13 J, K4 the joker of R4 O4 J; the jokers
+    # go to O6 R6 J and J K12 K13 (the K13 off the group of four). O2 would need a third
+    # joker (O2 J O4 takes the O4 whose group then keeps its joker, and O6 R6 need one
+    # too), so no turn lays all six; the other five, 41 points, are the best.
+    table, rack, rules = "B13 K13 O13 J | R4 O4 J | K8 K9 K10 K11 K12", "R13 K4 O6 R6 K12 O2", \
+        PRESETS["sabra"]
+    after = "B13 O13 R13 | K4 O4 R4 | O6 R6 J | J K12 K13 | K8 K9 K10 K11 K12"
+    assert check_turn(table, after, rack, rules=rules).legal
+    move = best_move(table, rack, rules, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=rules).legal
+    assert sorted(map(str, move.placed)) == sorted("R13 K4 O6 R6 K12".split()), move.table
+    assert move.exact
