@@ -79,3 +79,22 @@ def test_an_exchange_from_the_rack_beside_a_run_it_lengthens_is_found():
     assert check_turn(table, move.table, rack, rules=rules).legal
     assert sorted(map(str, move.placed)) == sorted("R5 K4 R4 K5 K6 O3 R3".split()), move.table
     assert move.exact
+
+
+def test_a_hint_where_a_staying_joker_could_be_a_third_copy_is_at_least_the_turn_worked_out():
+    # sabra-way (004: "You may take a Joker from a run or group in exchange for a tile of the
+    # same value from your hand. You must use the Joker immediately with 2 more tiles from
+    # your hand"): O4 exchanges the joker of K4 B4 J, which goes to J K7 K8; B4 the joker of
+    # K4 J R4, which goes to B6 R6 J; O3 splits O1 ... O5 into O1 O2 O3 | O3 O4 O5. That lays
+    # 7 tiles, 38 points (K2 K3 would need a K4, each in a group of three). A joker staying
+    # as O4 or B4 would be a third copy (two are on the table and the rack), so the proof
+    # bounds those patterns again with the joker free: that check must not break the
+    # search. The best is not known here (too many tiles for the brute force): the hint is
+    # at least this turn.
+    table, rack = "K4 B4 J | K4 J R4 | O1 O2 O3 O4 O5", "O4 B4 K7 K8 B6 R6 K2 O3 K3"
+    rules = PRESETS["sabra-way"]
+    after = "K4 B4 O4 | K4 B4 R4 | J K7 K8 | O1 O2 O3 | O3 O4 O5 | B6 R6 J"
+    assert check_turn(table, after, rack, rules=rules).legal
+    move = best_move(table, rack, rules, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=rules).legal
+    assert (len(move.placed), move.points) >= (7, 38), move.table
