@@ -55,6 +55,11 @@ from tests.referee.test_hints import (PRESET_NAMES, brute_best,
     # Each joker exchanged for the other meld's tile (K8 for the joker of K6 K7 J, K7 for
     # the joker of K5 K6 J K8), all three in K6 K7 K8; the freed jokers in two new sets.
     ("sabra", "K6 K7 J | K5 K6 J K8", "K3 R1 O6", "K6 K7 K8 | K3 J K5 | K6 O6 J", (2, 9)),
+    # R7 exchanges the joker of the group of four J B7 K7 O7 (one colour missing: 004's rule
+    # for groups of three does not apply); its B7 starts B7 B8 B9 with the run's B8 B9, and
+    # the freed joker joins the run's B10 and the joker that stays: J B10 J, a new set (no
+    # tile of J B7 K7 O7 in it). The run's place is then the freed joker's new set.
+    ("tournament", "B8 B9 B10 J | J B7 K7 O7", "R7", "J B10 J | K7 O7 R7 | B7 B8 B9", (1, 7)),
 ])
 def test_turns_where_two_joker_melds_meet_are_hinted(preset, table, rack, after, best):
     rules = PRESETS[preset]

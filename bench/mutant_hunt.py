@@ -1,0 +1,213 @@
+"""Hunt tables that tell surviving mutants of the joker hint search from the real code.
+
+mutmut says a mutant survived the tests; this says whether some table tells it apart. It
+makes mutmut's mutated copy of the joker modules once (``--workdir``, as
+:mod:`bench.mutants` prepares it, without running any test), imports it, and for each drawn
+table asks ``best_move`` once with the real code and once per mutant (mutmut's trampolines
+switch on ``MUTANT_UNDER_TEST`` at each call, so one process serves every mutant). It prints
+each table where a mutant's hint crashes, is illegal, is worse while said to be proven
+(a wrong proof: the real hint beats it), or is only worse (a test holding that table's best
+kills it). A table printed is a candidate test: its best is then worked out by hand and held
+to the brute force of ``tests/referee/test_hints.py``, never taken from the code.
+
+    .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
+        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker]
+        [--presets sabra,tournament]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _mutated_copy(workdir: Path) -> None:
+    """mutmut's mutated copy of the joker hint target's files under ``workdir/mutants``."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import mutants
+
+    files, tests, _ = mutants.TARGETS["referee-joker-hints"]
+    mutants.prepare(workdir, files, tests)
+    code = "from mutmut.__main__ import create_mutants\ncreate_mutants(1)\n"  # no test run
+    subprocess.run([sys.executable, "-c", code], cwd=workdir, check=True,
+                   capture_output=True)
+
+
+def _exchanges(rng):
+    """Two melds holding a joker each, maybe two more melds; a rack holding, most often, the
+    tile each joker stands for, one to three pairs that need a joker, a few more tiles."""
+    from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
+
+    free = Counter(all_tiles())
+
+    def meld():
+        if rng.random() < 0.55:
+            colour, length = rng.choice(COLOURS), rng.randint(3, 5)
+            start = rng.randint(1, 14 - length)
+            m = [Tile(colour, n) for n in range(start, start + length)]
+        else:
+            number = rng.randint(1, 13)
+            m = [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
+        if all(free[t] >= k for t, k in Counter(m).items()):
+            free.subtract(m)
+            return m
+        return None
+
+    melds = []
+    while len(melds) < 2:
+        m = meld()
+        if m:
+            i = rng.randrange(len(m))
+            free[m[i]] += 1
+            free[JOKER] -= 1
+            m[i] = JOKER
+            melds.append(m)
+    for _ in range(rng.randint(0, 2)):
+        m = meld()
+        if m:
+            melds.append(m)
+    rack = []
+    for m in melds[:2]:
+        real = [t for t in m if not t.is_joker]
+        if rng.random() < 0.7:
+            if len({t.colour for t in real}) == 1:
+                first = next(j for j, t in enumerate(m) if not t.is_joker)
+                t = Tile(real[0].colour, real[0].number - first + m.index(JOKER))
+            else:
+                colours = [c for c in COLOURS if c not in {t.colour for t in real}]
+                t = Tile(rng.choice(colours), real[0].number)
+            if 1 <= t.number <= 13 and free[t] > 0:
+                free[t] -= 1
+                rack.append(t)
+    for _ in range(rng.randint(1, 3)):
+        if rng.random() < 0.5:
+            colour, k = rng.choice(COLOURS), rng.randint(1, 12)
+            pair = [Tile(colour, k), Tile(colour, min(13, k + rng.choice((1, 2))))]
+        else:
+            k, (c1, c2) = rng.randint(1, 13), rng.sample(COLOURS, 2)
+            pair = [Tile(c1, k), Tile(c2, k)]
+        if pair[0] != pair[1] and all(free[t] > 0 for t in pair):
+            free.subtract(pair)
+            rack += pair
+    for _ in range(rng.randint(0, 3)):
+        pool = [t for t in free.elements() if not t.is_joker]
+        if rng.random() < 0.7:  # often a second copy of a table tile
+            pool = [t for t in pool if any(t in m for m in melds)] or pool
+        t = rng.choice(pool)
+        free[t] -= 1
+        rack.append(t)
+    return parse_table([" ".join(map(str, m)) for m in melds]), rack
+
+
+def _families():
+    from referee import JOKER, parse_table
+    from tests.referee.test_hints import _small_case
+    from tests.referee.test_joker_merges import meeting_case
+    from tests.referee.test_joker_proof import _two_joker_melds
+
+    def two(rng):
+        drawn = _two_joker_melds(rng)
+        if drawn is None:
+            return None
+        melds, rack = drawn
+        table = parse_table([" ".join(map(str, m)) for m in melds])
+        return (table, rack) if all(m.tiles for m in table) else None
+
+    def rack_joker(rng):
+        drawn = _small_case(rng) if rng.random() < 0.5 else two(rng)
+        if drawn is None:
+            return None
+        table, rack = drawn
+        jokers = sum(t.is_joker for t in table.tiles) + sum(t.is_joker for t in rack)
+        if jokers >= 2:
+            return (table, rack) if any(t.is_joker for t in rack) else None
+        return table, list(rack) + [JOKER]
+
+    return {"exchanges": _exchanges, "small": _small_case, "meeting": meeting_case,
+            "two": two, "rack-joker": rack_joker}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("mutants", nargs="+", help="mutmut's names (module.x..._mutmut_N)")
+    ap.add_argument("--draws", type=int, default=300)
+    ap.add_argument("--seed", default="hunt")
+    ap.add_argument("--families", default="exchanges,small,meeting,two,rack-joker")
+    ap.add_argument("--presets", default="sabra,sabra-way,pressman-1998,tournament")
+    ap.add_argument("--workdir", type=Path,
+                    default=Path(tempfile.gettempdir()) / "rummiref-mutant-hunt")
+    args = ap.parse_args(argv)
+    if not (args.workdir / "mutants" / "referee").exists():
+        _mutated_copy(args.workdir)
+    os.environ["MUTANT_UNDER_TEST"] = ""
+    sys.path[:0] = [str(args.workdir / "mutants"), str(REPO)]
+    import referee
+
+    assert Path(referee.__file__).is_relative_to(args.workdir), referee.__file__
+    from referee import best_move, check_turn
+
+    families = _families()
+    chosen = [families[f] for f in args.families.split(",")]
+    presets = args.presets.split(",")
+
+    def late(*_):
+        raise TimeoutError
+
+    signal.signal(signal.SIGALRM, late)
+
+    def hint(preset, table, rack, mutant):
+        os.environ["MUTANT_UNDER_TEST"] = mutant
+        signal.alarm(20)
+        try:
+            move = best_move(table, rack, preset, cpu_limit=None)
+            legal = check_turn(table, move.table, rack, rules=preset).legal
+            return len(move.placed), move.points, move.exact, legal
+        except Exception as e:  # a crash tells the mutant apart too
+            return f"{type(e).__name__}"
+        finally:
+            signal.alarm(0)
+            os.environ["MUTANT_UNDER_TEST"] = ""
+
+    rng = random.Random(args.seed)
+    told = Counter()
+    for _ in range(args.draws):
+        drawn = None
+        while drawn is None:
+            drawn = rng.choice(chosen)(rng)
+        table, rack = drawn
+        preset = rng.choice(presets)
+        real = hint(preset, table, rack, "")
+        if not isinstance(real, tuple):
+            continue
+        for name in args.mutants:
+            if told[name] >= 3:
+                continue
+            got = hint(preset, table, rack, name)
+            if not isinstance(got, tuple):
+                kind = f"crash ({got})"
+            elif not got[3]:
+                kind = "illegal"
+            elif got[:2] < real[:2]:
+                kind = "wrongly proven" if got[2] else "worse"
+            else:
+                continue
+            told[name] += 1
+            print(f"{name}: {kind}: {preset}; {table}; {' '.join(map(str, rack))}; "
+                  f"real {real[:3]}, mutant {got if isinstance(got, str) else got[:3]}",
+                  flush=True)
+    print(f"{args.draws} tables; told apart: "
+          + (", ".join(f"{n.rsplit('.', 1)[1]} {k}" for n, k in told.items()) or "none"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Hints where a joker from the rack goes into the meld of a joker already on the table: the
+hint search lists each joker meld's places (``referee.joker_places``), filling a tile that is
+on neither the table nor the rack with a rack joker; no other test laid a rack joker there.
+Each best turn is worked out by hand from the rule texts in ``shared/rules/`` and held to the
+brute force of ``test_hints``.
+
+- The Sabra Way (text 004): "You can add a tile to a meld containing a Joker, either the
+  fourth tile in a group or to either end of a run. [...] A meld containing a Joker may not
+  be manipulated."
+- The tournament rule (004): "a Joker taken from a group of three tiles must be replaced
+  with both missing tiles"; the current rules (003): "A set containing a joker can have
+  tiles added to it, be split apart or have tiles removed from it."
+"""
+
+import pytest
+
+from referee import PRESETS, best_move, check_turn, parse_table
+from tests.referee.test_hints import brute_best
+
+
+@pytest.mark.parametrize("preset, table, rack, after, best", [
+    # The rack's joker goes to an end of the run O5 O6 O7 J (004: a tile may be added to
+    # either end; the table's joker may not move). K8 and B7 fit nowhere: 1 tile, the joker
+    # (30 points).
+    ("sabra-way", "O5 O6 O7 J", "K8 B7 J", "O5 O6 O7 J J", (1, 30)),
+    # K13 and the rack's joker join the 13s; the joker of R13 J O13 cannot be taken (both
+    # missing colours are needed, and no B13 is there), so B8, which would need two more
+    # tiles of a set, fits nowhere: 2 tiles, 43 points.
+    ("tournament", "R13 J O13 | O10 O11 O12", "B8 K13 J", "K13 R13 J O13 | O10 O11 O12 J",
+     (2, 43)),
+])
+def test_a_joker_from_the_rack_joins_a_joker_meld(preset, table, rack, after, best):
+    rules = PRESETS[preset]
+    assert check_turn(table, after, rack, rules=rules).legal  # the worked-out turn
+    assert brute_best(parse_table(table), rack.split(), rules) == best
+    move = best_move(table, rack, rules, cpu_limit=None)  # a busy machine must not cut it
+    assert check_turn(table, move.table, rack, rules=rules).legal
+    assert (len(move.placed), move.points) == best, move.table
