@@ -105,6 +105,17 @@ def held_to_brute_force(preset, table, rack, must_be_best=False):
     return move, best
 
 
+def hint_beside_worked_out(table, rack, rules, after):
+    """The hint for ``rack`` on ``table``, checked legal, after checking that ``after``, the
+    turn a test worked out by hand from the rule texts, is legal too; the test then compares
+    the two. No CPU limit: a busy machine must not cut the search."""
+    assert check_turn(table, after, rack, rules=rules).legal, f"worked-out turn: {after}"
+    move = best_move(table, rack, rules, cpu_limit=None)
+    verdict = check_turn(table, move.table, rack, rules=rules)
+    assert verdict.legal, f"{table} + {rack}: {move.table}\n{verdict.summary()}"
+    return move
+
+
 def drawn_hints_held_to_brute_force(draw, preset, seed, count, must_be_best):
     """``count`` tables drawn by ``draw(rng)`` (None: draw again), each hint held to the brute
     force (:func:`held_to_brute_force`; ``must_be_best(table, rack)``)."""
