@@ -46,17 +46,12 @@ def _exchanges(rng):
     """Two melds holding a joker each, maybe two more melds; a rack holding, most often, the
     tile each joker stands for, one to three pairs that need a joker, a few more tiles."""
     from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
+    from tests.referee.random_tables import random_meld
 
     free = Counter(all_tiles())
 
     def meld():
-        if rng.random() < 0.55:
-            colour, length = rng.choice(COLOURS), rng.randint(3, 5)
-            start = rng.randint(1, 14 - length)
-            m = [Tile(colour, n) for n in range(start, start + length)]
-        else:
-            number = rng.randint(1, 13)
-            m = [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
+        m = random_meld(rng, runs=0.55, longest_run=5)
         if all(free[t] >= k for t, k in Counter(m).items()):
             free.subtract(m)
             return m

@@ -1,5 +1,5 @@
 """Random valid tables with jokers for the hint tests: runs and groups from one set, one or two
-tiles swapped for jokers, and the tiles still free for a rack."""
+tiles swapped for jokers, and the tiles still free for a rack; and one random run or group."""
 
 from __future__ import annotations
 
@@ -8,19 +8,24 @@ from collections import Counter
 from referee import COLOURS, JOKER, Tile, all_tiles
 
 
+def random_meld(rng, runs: float = 0.5, longest_run: int = 4) -> list[Tile]:
+    """A valid run (share ``runs``, 3 to ``longest_run`` tiles) or group of 3 or 4, drawn with
+    ``rng``."""
+    if rng.random() < runs:
+        colour, length = rng.choice(COLOURS), rng.randint(3, longest_run)
+        start = rng.randint(1, 14 - length)
+        return [Tile(colour, n) for n in range(start, start + length)]
+    number = rng.randint(1, 13)
+    return [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
+
+
 def random_table_with_jokers(rng, longest_run: int = 6) -> tuple[list[list[Tile]], Counter]:
     """3-7 valid runs (3 to ``longest_run`` tiles) and groups drawn with ``rng``, one or two of
     their tiles swapped for jokers; the melds and the tiles of the set still free."""
     free = Counter(all_tiles())
     melds = []
     for _ in range(rng.randint(3, 7)):
-        if rng.random() < 0.5:
-            colour, length = rng.choice(COLOURS), rng.randint(3, longest_run)
-            start = rng.randint(1, 14 - length)
-            meld = [Tile(colour, n) for n in range(start, start + length)]
-        else:
-            number = rng.randint(1, 13)
-            meld = [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
+        meld = random_meld(rng, longest_run=longest_run)
         if all(free[t] > 0 for t in meld):
             free.subtract(meld)
             melds.append(meld)

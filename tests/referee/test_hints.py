@@ -20,7 +20,7 @@ from referee import COLOURS, JOKER, PRESETS, Tile, best_move, check_turn, parse_
 
 PRESET_NAMES = ["sabra", "sabra-way", "pressman-1998", "tournament"]
 
-from tests.referee.random_tables import random_table_with_jokers
+from tests.referee.random_tables import random_meld, random_table_with_jokers
 
 
 @lru_cache(maxsize=None)
@@ -214,13 +214,7 @@ def retrieval_cases(draw):
     could make a new set with: the cases where the best turn retrieves a joker."""
     rng = random.Random(draw(st.integers(0, 10 ** 9)))
     used = Counter()
-    if rng.random() < 0.5:
-        colour, length = rng.choice(COLOURS), rng.randint(3, 4)
-        start = rng.randint(1, 14 - length)
-        meld = [Tile(colour, n) for n in range(start, start + length)]
-    else:
-        number = rng.randint(1, 13)
-        meld = [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
+    meld = random_meld(rng)
     slots = rng.sample(range(len(meld)), 2 if len(meld) == 4 and rng.random() < 0.25 else 1)
     stood = [meld[i] for i in slots]
     for i in slots:
