@@ -89,7 +89,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     try:
         result = evaluate(folder, reader, confusion_png=png, melds_dir=args.melds,
                           any_order=args.any_order, progress=not args.json)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, ValueError) as exc:  # a missing folder, a broken melds file
         report_error(str(exc), args)
         return EXIT_BAD_INPUT
     if args.json:

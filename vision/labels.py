@@ -145,9 +145,26 @@ def iter_labelled(folder: Path | str, *, apply_fixes: bool = True,
             item.outlines.append(pts.astype(np.float32))
         mf = meld_dir / (path.stem + ".txt")
         if mf.exists():
-            item.melds = [[int(x) for x in ln.split()] for ln in mf.read_text().splitlines()
-                          if ln.strip()]
+            item.melds = _true_melds(mf, len(item.tiles))
         yield item
+
+
+def _true_melds(path: Path, tiles: int) -> list[list[int]]:
+    """The true melds of a ``melds/<stem>.txt``: a ValueError naming the file and line where
+    one is not a list of the label's line numbers (0 to ``tiles`` - 1)."""
+    melds = []
+    for k, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            meld = [int(x) for x in line.split()]
+        except ValueError:
+            meld = None
+        if meld is None or not all(0 <= i < tiles for i in meld):
+            raise ValueError(f"{path}: line {k}: {line.strip()[:40]!r} is not a meld: expected "
+                             f"label line numbers from 0 to {tiles - 1}, separated by spaces")
+        melds.append(meld)
+    return melds
 
 
 def write_labels(folder: Path, stem: str, image_bgr: np.ndarray,

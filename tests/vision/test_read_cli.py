@@ -219,3 +219,20 @@ def test_evaluate_takes_true_melds_from_a_folder_given_apart(tmp_path, capsys):
     assert f"melds grouped right: 0/{len(labels)}" in out
     assert f"true melds from {truth}" in out
     assert "meld missed: true R7 (lines 0); read R7 R8 R9" in out
+
+
+@pytest.mark.parametrize("line", ["0 1 two", "0 1 99", "-1 0"])
+def test_a_broken_true_melds_file_is_named_with_its_line(tmp_path, capsys, line):
+    """A melds file written by hand with a word, or a line number no label has: one clear
+    line naming the file and line, exit 2, no traceback and no figure graded against it."""
+    folder = tmp_path / "labelled"
+    img, labels = render_table(TABLES[0], seed=200, classic=True, upside_down=0.0)
+    write_labels(folder, "img0", img, list(labels), labels.melds, suffix=".jpg")
+    truth = tmp_path / "truth"
+    truth.mkdir()
+    (truth / "img0.txt").write_text("0 1 2\n\n" + line + "\n")
+    assert rummiref(["evaluate", str(folder), "--melds", str(truth),
+                     "--confusion", str(tmp_path / "cm.png")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert f"{truth / 'img0.txt'}: line 3: {line!r} is not a meld" in captured.err
