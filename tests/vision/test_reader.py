@@ -228,3 +228,14 @@ def test_models_ship_with_the_package():
     # the YOLO finder, measured beside them but not used, stays out of the wheel
     assert not any(p.endswith("*.onnx") or "yolo" in p for p in shipped)
     assert models_dir() == REPO / "models"
+
+
+def test_the_finders_threshold_is_the_readers_own(reader):
+    """``detect_threshold`` is the heat a find needs: a reader built with 1.0 (a heat the
+    finder can reach but never pass) finds no tile on a table the default reads whole, and
+    says so."""
+    img, labels = render_table("R3 R4 R5 | K7 B7 O7", seed=5, classic=True, upside_down=0.0,
+                               angle=0.0, tile_width=60, tilt=0.0)
+    assert sorted(t.tile for t in reader.read(img).tiles) == sorted(t for t, _ in labels)
+    strict = Reader(detect_threshold=1.0).read(img)
+    assert strict.tiles == [] and strict.notes == ["no tiles found"]
