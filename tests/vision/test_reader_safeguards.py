@@ -274,6 +274,13 @@ def test_the_size_check_at_its_boundaries():
     # the others' size, turned 45 degrees on the table, is still a tile's size
     turned = TileReading("O2", 0.3, rect_corners((700, 100), 18, 25.2, (0.7071, 0.7071)))
     assert _drop_odd_sizes(sure + [turned], 0.75) == (sure + [turned], [])
+    # exactly 1.8 times smaller or bigger is still a tile's size ("more than this many
+    # times"): outlines whose sizes (square roots of their areas) are 90, 50 and 162 pixels
+    sure = [TileReading(t, 0.99, rect_corners((60 + 80 * k, 100), 75, 108, (0, 1)))
+            for k, t in enumerate(["R3", "R4", "R5"])]
+    for w, h in ((40, 62.5), (121.5, 216)):
+        edge = TileReading("K4", 0.3, rect_corners((600, 100), w, h, (0, 1)))
+        assert _drop_odd_sizes(sure + [edge], 0.75) == (sure + [edge], [])
 
 
 @pytest.mark.parametrize("angle, seed", [(-6.0, 1), (-3.0, 2), (-15.0, 2), (15.0, 1)])
