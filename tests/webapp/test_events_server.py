@@ -498,3 +498,23 @@ def test_a_change_told_late_never_takes_a_phone_back_to_an_older_version(app):
         assert broker.wait(gid, after=4, timeout=0.5) is True
     finally:
         broker.unsubscribe(gid)
+
+
+def test_one_poller_serves_every_stream_of_a_server(app):
+    """However many phones follow however many games, a server process polls the database
+    with one thread (one query a tick for all of them)."""
+    broker = app.extensions["rummiref"]["broker"]
+
+    def pollers():
+        return [t for t in threading.enumerate()
+                if t.name.endswith("poller") and t.is_alive()]
+
+    before = set(pollers())
+    games = ["one-game", "one-game", "another-game"]
+    for gid in games:
+        assert broker.subscribe(gid)
+    try:
+        assert len(set(pollers()) - before) == 1
+    finally:
+        for gid in games:
+            broker.unsubscribe(gid)
