@@ -304,17 +304,29 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
 
 def test_a_server_stopping_ends_its_streams_without_saying_the_game_is_gone(app, live):
     """When the server stops, its streams are woken and end (the browser reconnects to the
-    next server); the game still exists, so the phones are not told it was deleted."""
+    next server); the game still exists, so the phones are not told it was deleted. A phone
+    that connects while it is stopping, after its poller has ended, is sent the game and the
+    stream ends at once."""
     gid, auth = create(live.url)
+    broker = app.extensions["rummiref"]["broker"]
     stream = SSEClient(f"{live.url}/api/games/{gid}/events")
     try:
         stream.wait_for("hello")
-        app.extensions["rummiref"]["broker"].close()   # what stopping the server does first
+        broker.close()                                # what stopping the server does first
         assert stream.next_event(5) is None           # it ends, and says nothing more
     finally:
         stream.close()
     _, _, game = http_request(f"{live.url}/api/games/{gid}")
     assert game["id"] == gid
+    deadline = time.monotonic() + 5
+    while broker._poller and time.monotonic() < deadline:   # the poller sees it and ends
+        time.sleep(0.05)
+    late = SSEClient(f"{live.url}/api/games/{gid}/events")
+    try:
+        late.wait_for("hello")
+        assert late.next_event(5) is None
+    finally:
+        late.close()
 
 
 def test_a_phone_hears_only_of_its_own_game(live):
@@ -518,3 +530,23 @@ def test_one_poller_serves_every_stream_of_a_server(app):
     finally:
         for gid in games:
             broker.unsubscribe(gid)
+
+
+def test_the_poller_waits_out_its_idle_time_before_it_stops(make_app):
+    """A phone that reconnects (the stream's end, a page reloaded) leaves no stream open for
+    a moment: the poller keeps polling through ``SSE_POLLER_IDLE_SECONDS`` with nobody
+    listening, and the phone coming back finds it still running."""
+    app = make_app(SSE_POLL_INTERVAL=0.05, SSE_POLLER_IDLE_SECONDS=5.0)
+    broker = app.extensions["rummiref"]["broker"]
+    before = set(threading.enumerate())
+    assert broker.subscribe("a-game")
+    [poller] = [t for t in threading.enumerate() if t not in before and t.name.endswith("poller")]
+    broker.unsubscribe("a-game")
+    time.sleep(0.5)                                    # ten ticks with nobody listening
+    assert poller.is_alive()
+    assert broker.subscribe("a-game")                  # the phone is back
+    try:
+        assert [t for t in threading.enumerate()
+                if t not in before and t.name.endswith("poller")] == [poller]
+    finally:
+        broker.unsubscribe("a-game")
