@@ -55,6 +55,14 @@ from tests.referee.test_hints import (PRESET_NAMES, brute_best, hint_beside_work
     # Each joker exchanged for the other meld's tile (K8 for the joker of K6 K7 J, K7 for
     # the joker of K5 K6 J K8), all three in K6 K7 K8; the freed jokers in two new sets.
     ("sabra", "K6 K7 J | K5 K6 J K8", "K3 R1 O6", "K6 K7 K8 | K3 J K5 | K6 O6 J", (2, 9)),
+    # The same turn at the ends of the numbers: the meld the two jokers' tiles meet in is
+    # K1 K2 K3 (the K1 of K1 J K3 K4 exchanges the joker of J K2 K3, its K2 the other
+    # joker), or K11 K12 K13 (the K13 of K10 K11 J K13 and the K12 of K11 K12 J); the freed
+    # jokers in two new sets with the rack's tiles. The R8 (the R1) fits nowhere but with
+    # both jokers, which would leave the other two rack tiles on the rack.
+    ("sabra", "J K2 K3 | K1 J K3 K4", "K6 R8 O3", "K1 K2 K3 | K4 J K6 | K3 O3 J", (2, 9)),
+    ("sabra", "K11 K12 J | K10 K11 J K13", "K8 R1 O11", "K11 K12 K13 | K8 J K10 | K11 O11 J",
+     (2, 19)),
     # R7 exchanges the joker of the group of four J B7 K7 O7 (one colour missing: 004's rule
     # for groups of three does not apply); its B7 starts B7 B8 B9 with the run's B8 B9, and
     # the freed joker joins the run's B10 and the joker that stays: J B10 J, a new set (no
