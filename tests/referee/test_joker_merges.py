@@ -68,6 +68,14 @@ from tests.referee.test_hints import (PRESET_NAMES, brute_best, hint_beside_work
     # the freed joker joins the run's B10 and the joker that stays: J B10 J, a new set (no
     # tile of J B7 K7 O7 in it). The run's place is then the freed joker's new set.
     ("tournament", "B8 B9 B10 J | J B7 K7 O7", "R7", "J B10 J | K7 O7 R7 | B7 B8 B9", (1, 7)),
+    # The same turn at the ends of the numbers: the joker that stays stands for B1 (for
+    # B13), so the place of its meld with the freed joker, J B2 J (J B12 J), can only be
+    # B1 B2 B3 (B11 B12 B13).
+    ("tournament", "J B2 B3 B4 | J B5 K5 O5", "R5", "J B2 J | K5 O5 R5 | B3 B4 B5", (1, 5)),
+    ("sabra", "J B2 B3 B4 | J B5 K5 O5", "R5", "J B2 J | K5 O5 R5 | B3 B4 B5", (1, 5)),
+    ("tournament", "B10 B11 B12 J | J B9 K9 O9", "R9", "J B12 J | K9 O9 R9 | B9 B10 B11",
+     (1, 9)),
+    ("sabra", "B10 B11 B12 J | J B9 K9 O9", "R9", "J B12 J | K9 O9 R9 | B9 B10 B11", (1, 9)),
 ])
 def test_turns_where_two_joker_melds_meet_are_hinted(preset, table, rack, after, best):
     rules = PRESETS[preset]
