@@ -550,3 +550,22 @@ def test_the_poller_waits_out_its_idle_time_before_it_stops(make_app):
                 if t not in before and t.name.endswith("poller")] == [poller]
     finally:
         broker.unsubscribe("a-game")
+
+
+def test_a_poll_that_read_the_database_before_a_commit_never_takes_the_game_back(make_app):
+    """The poll's query can read a game just before a commit that this process has already
+    told the broker of (the request that committed notifies at once): the older version it
+    read does not replace the newer one, so a phone that has sent the older version is
+    still woken."""
+    app = make_app(SSE_POLL_INTERVAL=0.05)
+    broker = app.extensions["rummiref"]["broker"]
+    game = new_game(app.test_client())
+    gid = game["id"]
+    read = app.test_client().get(f"/api/games/{gid}").get_json()["version"]
+    assert broker.subscribe(gid)
+    try:
+        broker.notify(gid, read + 1)                   # committed here; the poll reads `read`
+        time.sleep(0.5)                                # ten polls
+        assert broker.wait(gid, after=read, timeout=0.1) is True
+    finally:
+        broker.unsubscribe(gid)
