@@ -569,3 +569,37 @@ def test_a_poll_that_read_the_database_before_a_commit_never_takes_the_game_back
         assert broker.wait(gid, after=read, timeout=0.1) is True
     finally:
         broker.unsubscribe(gid)
+
+
+def test_a_game_whose_last_phone_leaves_during_a_poll_is_forgotten_all_the_same(make_app,
+                                                                                 monkeypatch):
+    """The poll reads the versions of the games followed; the last phone on one of them
+    leaves while that query is under way: what the query brings back for it is dropped,
+    and the server keeps nothing for the game (a wait on it answers at once that nothing is
+    new)."""
+    from webapp import events
+
+    app = make_app(SSE_POLL_INTERVAL=0.05)
+    broker = app.extensions["rummiref"]["broker"]
+    gid = new_game(app.test_client())["id"]
+    real_session, querying, left = events.Session, threading.Event(), threading.Event()
+
+    class QueryUnderWay:
+        def __init__(self, engine):
+            self.session = real_session(engine)
+
+        def __enter__(self):
+            querying.set()
+            left.wait(5)                               # the phone leaves meanwhile
+            return self.session.__enter__()
+
+        def __exit__(self, *exc):
+            return self.session.__exit__(*exc)
+
+    monkeypatch.setattr(events, "Session", QueryUnderWay)
+    assert broker.subscribe(gid)
+    assert querying.wait(2)
+    broker.unsubscribe(gid)
+    left.set()
+    time.sleep(0.3)                                    # the query ends; more ticks
+    assert broker.wait(gid, after=0, timeout=2) is False
