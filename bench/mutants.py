@@ -153,8 +153,12 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["vision/reader.py", "vision/melds.py", "vision/order.py"],
         ["tests/vision/test_reader_safeguards.py", "tests/vision/test_reader.py",
          "tests/vision/test_meld_grouping.py", "tests/vision/test_rack_reader.py",
+         "tests/vision/test_reading_order.py",
+         # the reader given another finder (the file's YOLO model test stays out: -k)
+         "tests/vision/test_yolo_finder.py",
          "-k", "safeguards or meld_grouping or group_melds or sanity_check or six_or_nine "
-               "or doubtful or upside_down or flip_corners or slanted or closeups or close_up"],
+               "or doubtful or upside_down or flip_corners or slanted or closeups or close_up "
+               "or finders_threshold or another_finder or reading_order"],
         ["vision.reader.x__suppress_duplicates*", "vision.reader.x__drop_odd_sizes*",
          "vision.reader.x__area*", "vision.reader.x__six_or_nine_by_neighbours*",
          "vision.reader.x__resized*", "vision.reader.xǁReaderǁdetect*",

@@ -157,6 +157,41 @@ def test_a_tile_out_of_line_by_a_third_of_its_height_joins_by_half_it_does_not()
     assert group_melds([t.corners for t in near]) == [[0, 1]]
     far = [_tile_at(100, 100, "R4"), _tile_at(172, 100 + 0.5 * 97, "R5")]
     assert sorted(group_melds([t.corners for t in far])) == [[0], [1]]
+    # at most MAX_ACROSS: 35 pixels out of line for tiles 100 pixels tall still joins
+    edge = [rect_corners((100, 100), 70, 100, (0, 1)), rect_corners((172, 135), 70, 100, (0, 1))]
+    assert group_melds(edge) == [[0, 1]]
+
+
+@pytest.mark.parametrize("turn, melds", [(-15.0, [[0], [1]]), (15.0, [[0, 1]])])
+def test_a_neighbour_is_lined_up_as_seen_from_each_of_the_two_tiles(turn, melds):
+    """A square-on tile and one turned 15 degrees, 0.3 of a tile height lower: from the
+    square-on tile the other lies within MAX_ACROSS of its line either way; from the turned
+    tile, turned one way, it does too (one meld), turned the other, it lies half a tile height
+    off its line (two melds)."""
+    a = np.radians(turn)
+    tiles = [rect_corners((100, 100), 70, 97, (0, 1)),
+             rect_corners((172, 100 + 0.3 * 97), 70, 97, (-np.sin(a), np.cos(a)))]
+    assert sorted(group_melds(tiles)) == melds
+    assert _as_sets(group_melds(tiles[::-1]), [1, 0]) == melds     # listed the other way
+
+
+def test_tiles_set_about_a_tile_apart_are_melds_of_their_own():
+    """A gap wider than MAX_GAP (0.4 tile widths) is no join: two tiles a whole tile apart,
+    or three spaced evenly 0.9 of a tile apart (so no gap stands out to cut at), are each a
+    meld of its own."""
+    assert group_melds([_tile_at(100, 100).corners, _tile_at(240, 100).corners]) == [[0], [1]]
+    row = [_tile_at(100 + 70 * 1.9 * k, 100).corners for k in range(3)]
+    assert group_melds(row) == [[0], [1], [2]]
+
+
+def test_a_tile_out_of_line_keeps_its_place_in_the_meld_beside_a_stray_find():
+    """R3 R4 R5 with R5 laid a quarter of a tile height out of line, and a stray find in
+    line over the join of R3 and R4: the stray is no neighbour (R4 touches R3 more nearly),
+    and finding it out does not stop R5 joining the meld."""
+    tiles = [_tile_at(100, 100, "R3"), _tile_at(172, 100, "R4"),
+             _tile_at(244, 100 + 0.25 * 97, "R5"), _tile_at(100 + 0.8 * 70, 100 + 0.02 * 97, "K1")]
+    melds = group_melds([t.corners for t in tiles])
+    assert sorted([tiles[i].tile for i in m] for m in melds) == [["K1"], ["R3", "R4", "R5"]]
 
 
 def test_a_row_of_touching_tiles_is_one_meld_when_some_outlines_overlap():
@@ -169,13 +204,17 @@ def test_a_row_of_touching_tiles_is_one_meld_when_some_outlines_overlap():
 
 @pytest.mark.parametrize("join", [0, 1])
 @pytest.mark.parametrize("stray_first", [False, True])
-def test_a_find_over_the_join_of_two_tiles_does_not_join_the_meld_between_them(join,
-                                                                               stray_first):
+@pytest.mark.parametrize("along, across", [(0.8, 0.3), (0.8, 0.02), (0.3, 0.0)])
+def test_a_find_over_the_join_of_two_tiles_does_not_join_the_meld_between_them(
+        join, stray_first, along, across):
     """Each tile has one neighbour on each side: a stray find partly over two tiles of a meld
-    (a shadow, a tile's edge), over either join, listed before or after the meld's tiles,
-    stays on its own and the meld keeps its order."""
+    (a shadow, a tile's edge), over either join, out of line or in line with the meld, listed
+    before or after the meld's tiles, stays on its own and the meld keeps its order: of two
+    finds on one side of a tile, the one nearest to touching it is its neighbour (``along``,
+    ``across``: the stray's offset from the tile left of the join, in tile widths and
+    heights)."""
     meld = [_tile_at(100 + 72 * k, 100, t) for k, t in enumerate(["R3", "R4", "R5"])]
-    stray = _tile_at(100 + 72 * join + 0.8 * 70, 100 + 0.3 * 97, "K1")
+    stray = _tile_at(100 + 72 * join + along * 70, 100 + across * 97, "K1")
     tiles = [stray] + meld if stray_first else meld + [stray]
     melds = group_melds([t.corners for t in tiles])
     assert sorted([tiles[i].tile for i in m] for m in melds) == [["K1"], ["R3", "R4", "R5"]]

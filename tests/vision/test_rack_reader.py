@@ -82,3 +82,6 @@ def test_the_close_up_look_replaces_a_find_only_by_the_whole_tile_it_lies_in():
     got = _resized([middle, beside, small], [whole, table])
     assert got[0] is whole and got[1] is beside and got[2] is small
     assert _resized([middle], []) == [middle]
+    # at the edges themselves: a centre half a width away, twice as long, still fits
+    edge = find(132.5, 100, 65)
+    assert _resized([middle], [edge])[0] is edge

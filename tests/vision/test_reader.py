@@ -186,6 +186,23 @@ def test_six_or_nine_follows_the_way_up_of_its_meld():
     assert _six_or_nine_by_neighbours(alone, [[0]]) == [] and alone[0].tile == "R6"
 
 
+def test_six_or_nine_at_the_thresholds_of_doubt_and_of_a_sure_neighbour():
+    """The other numeral read at SIX_NINE_ALT_MIN (0.05) itself is a doubt ("at least this
+    probability"), and a neighbour read at SIX_NINE_SURE (0.9) itself is sure: the tile is
+    read the way up of its meld."""
+    from vision.reader import SIX_NINE_ALT_MIN, SIX_NINE_SURE, _six_or_nine_by_neighbours
+
+    def tile(name, conf, x, up, alts=()):
+        c = rect_corners((x, 100), 30, 42, (0, 1))
+        return TileReading(name, conf, flip_corners(c) if up else c, list(alts), up)
+
+    tiles = [tile("K5", SIX_NINE_SURE, 50, False),
+             tile("K9", 0.9, 82, True, [("K6", SIX_NINE_ALT_MIN)]),
+             tile("K7", SIX_NINE_SURE, 114, False)]
+    assert len(_six_or_nine_by_neighbours(tiles, [[0, 1, 2]])) == 1
+    assert tiles[1].tile == "K6" and not tiles[1].upside_down
+
+
 def test_doubtful_find_of_a_size_no_tile_has_is_not_read():
     from vision.reader import _drop_odd_sizes
 
@@ -204,6 +221,22 @@ def test_doubtful_find_of_a_size_no_tile_has_is_not_read():
     # ... and with fewer than three sure tiles there is nothing to compare with
     few = [tile("R3", 0.99, 50), tile("R4", 0.5, 82), tile("R5", 0.5, 114), big]
     assert _drop_odd_sizes(few, 0.75) == (few, [])
+
+
+def test_a_doubtful_find_is_measured_against_the_median_of_an_even_count_of_sure_tiles():
+    """Four sure tiles, two near the camera (45 px, by the square root of their area) and two
+    farther (30 px): their median is 37.5 px, halfway between, and a doubtful find of 20.4 px
+    is more than 1.8 times smaller than that (it would not be against the median of their
+    inverse sizes, 36 px)."""
+    from vision.reader import _drop_odd_sizes
+
+    def tile(name, conf, x, w, h):
+        return TileReading(name, conf, rect_corners((x, 100), w, h, (0, 1)))
+
+    sure = [tile("R3", 0.99, 50, 25, 36), tile("R4", 0.99, 90, 25, 36),
+            tile("R5", 0.99, 140, 37.5, 54), tile("R6", 0.99, 190, 37.5, 54)]
+    speck = tile("K2", 0.4, 400, 17, 24.5)
+    assert _drop_odd_sizes(sure + [speck], 0.75) == (sure, [speck])
 
 
 def test_register_imports_nothing_heavy():
@@ -228,3 +261,25 @@ def test_models_ship_with_the_package():
     # the YOLO finder, measured beside them but not used, stays out of the wheel
     assert not any(p.endswith("*.onnx") or "yolo" in p for p in shipped)
     assert models_dir() == REPO / "models"
+
+
+def test_the_finders_threshold_is_the_readers_own(reader):
+    """``detect_threshold`` is the heat a find needs: a reader built with 1.0 (a heat the
+    finder can reach but never pass) finds no tile on a table the default reads whole, and
+    says so."""
+    img, labels = render_table("R3 R4 R5 | K7 B7 O7", seed=5, classic=True, upside_down=0.0,
+                               angle=0.0, tile_width=60, tilt=0.0)
+    assert sorted(t.tile for t in reader.read(img).tiles) == sorted(t for t, _ in labels)
+    strict = Reader(detect_threshold=1.0).read(img)
+    assert strict.tiles == [] and strict.notes == ["no tiles found"]
+
+
+@pytest.mark.parametrize("laid, angle", [("R7", 0.0), ("K7 B7", -8.0)])
+def test_a_close_up_tile_looked_at_at_two_sizes_is_found_once(reader, laid, angle):
+    """The finder looks at a photo at two sizes (``det_sizes``) and finds a tile at each:
+    ``Reader.detect``, which the calibration grid is placed from, lists each tile once, even
+    where the photo holds one tile (two finds in all) or two."""
+    img, labels = render_table(laid, seed=3, classic=True, upside_down=0.0, angle=angle,
+                               tile_width=90, tilt=0.0)
+    assert len(reader.det_sizes) == 2
+    assert len(reader.detect(img)) == len(laid.split())

@@ -274,15 +274,24 @@ def test_the_size_check_at_its_boundaries():
     # the others' size, turned 45 degrees on the table, is still a tile's size
     turned = TileReading("O2", 0.3, rect_corners((700, 100), 18, 25.2, (0.7071, 0.7071)))
     assert _drop_odd_sizes(sure + [turned], 0.75) == (sure + [turned], [])
+    # exactly 1.8 times smaller or bigger is still a tile's size ("more than this many
+    # times"): outlines whose sizes (square roots of their areas) are 90, 50 and 162 pixels
+    sure = [TileReading(t, 0.99, rect_corners((60 + 80 * k, 100), 75, 108, (0, 1)))
+            for k, t in enumerate(["R3", "R4", "R5"])]
+    for w, h in ((40, 62.5), (121.5, 216)):
+        edge = TileReading("K4", 0.3, rect_corners((600, 100), w, h, (0, 1)))
+        assert _drop_odd_sizes(sure + [edge], 0.75) == (sure + [edge], [])
 
 
-@pytest.mark.parametrize("angle, seed", [(-6.0, 1), (-3.0, 2), (-15.0, 2), (15.0, 1)])
+@pytest.mark.parametrize("angle, seed", [(-6.0, 1), (-3.0, 2), (-15.0, 2), (15.0, 1),
+                                         (50.0, 2), (-55.0, 1)])
 def test_a_slanted_photo_is_listed_row_by_row_left_to_right(reader, angle, seed):
     """A photo taken a little askew: the tiles and the melds are listed as the table is laid,
     row by row, each left to right. Listed by the picture's y, a row rising to the right came
     out from its right end, and a row crossing a band of pixels came out in pieces; at 15
     degrees the two rows overlap in the picture's y, and only the tiles' own slant keeps them
-    apart."""
+    apart. A phone held turned half round (50 degrees or more) still reads along the tiles'
+    rows, from the nearer level end of each."""
     img, labels = render_table("R3 R4 R5 R6 R7 R8 R9 R10 | K7 B7 O7 R1 R2 R3 R4", seed=seed,
                                classic=True, upside_down=0.0, angle=angle, tile_width=70,
                                tilt=0.0)

@@ -51,11 +51,13 @@ class _TrueFinder:
     def __init__(self, corners):
         self.corners = corners
         self.calls = 0
+        self.pictures = []
 
     def detect(self, img):
         from vision.geometry import rect_from_points
 
         self.calls += 1
+        self.pictures.append(img)
         dets = []
         for c in self.corners:
             centre, short, long, u = rect_from_points(c)
@@ -77,6 +79,8 @@ def test_the_reader_reads_what_another_finder_finds():
     finder = _TrueFinder([c for _, c in labels][:4])  # it finds only four of the six
     reading = Reader(finder=finder).read(img)
     assert finder.calls == 1
+    # it is shown the photo itself (no bigger than the reader's working size)
+    assert np.array_equal(finder.pictures[0], img)
     assert sorted(t.tile for t in reading.tiles) == sorted(["R7", "R8", "R9", "K5"])
 
 

@@ -450,3 +450,51 @@ def test_the_poller_stops_when_nobody_listens_and_starts_again_for_the_next_phon
         assert time.monotonic() - t0 < 1.0
     finally:
         broker.unsubscribe(gid)
+
+
+def test_a_poll_while_the_database_is_away_is_tried_again_next_tick(make_app, monkeypatch):
+    """The poll that brings other processes' changes meets the database away (a restart, a
+    dropped connection): it tries again at the next tick, so a round entered on another
+    server afterwards still reaches a phone that was already following."""
+    from webapp import events
+
+    writer = make_app().test_client()                  # another server process
+    app = make_app(SSE_POLL_INTERVAL=0.05)
+    broker = app.extensions["rummiref"]["broker"]
+    game = new_game(writer)
+    gid = game["id"]
+    real_session, away = events.Session, threading.Event()
+
+    def session(engine):
+        if not away.is_set():
+            away.set()
+            raise ConnectionError("the database is away")
+        return real_session(engine)
+
+    monkeypatch.setattr(events, "Session", session)
+    assert broker.subscribe(gid)
+    try:
+        assert away.wait(2)                            # the first poll met it away
+        r = writer.post(f"/api/games/{gid}/rounds", headers=game["headers"],
+                        json={"winner": "Ann", "racks": {"Ben": 1, "Cy": 1}})
+        assert r.status_code == 201, r.get_json()
+        version = r.get_json()["version"]
+        assert broker.wait(gid, after=version - 1, timeout=3), "the poll stopped for good"
+    finally:
+        broker.unsubscribe(gid)
+
+
+def test_a_change_told_late_never_takes_a_phone_back_to_an_older_version(app):
+    """Two requests commit versions 5 and 4 of a game and tell the broker in the other
+    order (threads racing): a phone that has sent version 4 is still woken for 5 at once,
+    not a poll later (the poll reads 5 again; this game is in no database, so nothing but
+    the broker's own memory can wake it)."""
+    broker = app.extensions["rummiref"]["broker"]
+    gid = "raced-game"
+    assert broker.subscribe(gid)
+    try:
+        broker.notify(gid, 5)
+        broker.notify(gid, 4)
+        assert broker.wait(gid, after=4, timeout=0.5) is True
+    finally:
+        broker.unsubscribe(gid)
