@@ -11,8 +11,8 @@ finder marks each tile's centre, size and direction; each tile is then cut out, 
 and read by the reader, which also says which way up it lies (a 6 is not a 9) or that the
 crop is not a tile at all; a tile read with doubt is read again turned (the finder's direction
 can be off). Tiles are grouped into melds by how they lie (see :mod:`vision.melds`); a doubted
-6 or 9 follows the way up of its meld, and a doubtful find of a size no tile in the photo has
-is dropped (both with a note). The rules are used as a sanity check only: a reading is never
+6 or 9 follows the way up of its meld, and a doubtful find of a size no tile in the photo has,
+or lying across tiles read surely, is dropped (each with a note). The rules are used as a sanity check only: a reading is never
 changed to make a meld valid, the doubtful tile is flagged with the reading that would.
 """
 
@@ -244,6 +244,11 @@ class Reader:
             tiles.append(TileReading(TILES[best], float(tile_p[best]), cc / k, alts,
                                      bool(upside), d["score"]))
         tiles = _suppress_duplicates(tiles)
+        tiles, straddling = _drop_straddling(tiles, self.uncertain_below, standing=rack)
+        if straddling:
+            reading.notes.append(
+                f"not read: {len(straddling)} doubtful find(s) lying on tiles read surely ("
+                + ", ".join(f"{t.tile} at {t.confidence:.2f}" for t in straddling) + ")")
         tiles = [tiles[i] for i in reading_order([t.corners for t in tiles])]
         tiles, odd = _drop_odd_sizes(tiles, self.uncertain_below)
         if odd:
@@ -306,6 +311,35 @@ def _suppress_duplicates(tiles: list[TileReading]) -> list[TileReading]:
         if not keep or not close[i, keep].any():
             keep.append(i)
     return [tiles[i] for i in sorted(keep)]
+
+
+#: Tiles on a table do not lie on each other: a doubtful find whose outline is covered this
+#: much by the outlines of tiles read surely is a tile found twice, or the finder taking the
+#: edge between two tiles for a tile (seen on a 12-megapixel photo: a "K2" at 0.37 across
+#: K12 and B12).
+STRADDLE_COVERED = 0.5
+
+
+def _drop_straddling(tiles: list[TileReading], doubtful_below: float, *,
+                     standing: bool = False) -> tuple[list[TileReading], list[TileReading]]:
+    """(tiles kept, doubtful finds dropped because sure tiles cover at least
+    ``STRADDLE_COVERED`` of their outline). ``standing``: tiles stand on a rack, where a row
+    hides part of the row behind and neighbours' outlines overlap, so only a find that one
+    sure tile covers that much is dropped."""
+    import cv2
+
+    sure = [t.corners.astype(np.float32) for t in tiles if t.confidence >= doubtful_below]
+    kept, dropped = [], []
+    for t in tiles:
+        own = abs(_area(t.corners))
+        if t.confidence < doubtful_below and sure and own > 0:
+            shares = [cv2.intersectConvexConvex(t.corners.astype(np.float32), s)[0] / own
+                      for s in sure]
+            if (max(shares) if standing else sum(shares)) >= STRADDLE_COVERED:
+                dropped.append(t)
+                continue
+        kept.append(t)
+    return kept, dropped
 
 
 #: All tiles of a set are one size: a doubtful find more than this many times bigger (or

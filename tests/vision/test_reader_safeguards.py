@@ -1,7 +1,7 @@
 """The reader's safeguards, through ``Reader.read`` on pictures: a tile read with doubt is
 listed as uncertain, a tile lying the other way up from its meld is flagged, a doubted 6 or 9
-follows the way up of its meld, a doubtful find of a size no tile has is not read, and a tile
-found twice is read once.
+follows the way up of its meld, a doubtful find of a size no tile has is not read, nor one
+lying across tiles read surely, and a tile found twice is read once.
 
 Each picture is a synthetic table (``vision.synth``) doctored the way a real photo goes
 wrong: part of a tile covered, a tile turned round in its meld, an edition whose 6 and 9
@@ -311,3 +311,71 @@ def test_a_close_up_of_one_or_two_tiles_is_listed_too(reader, laid, angle):
     reading = reader.read(img)
     assert _tiles(reading) == laid.split()
     assert reading.meld_tiles == [laid.split()]
+
+
+PHONE_TABLE = ("R1 R2 R3 R4 R5 | K7 B7 O7 R7 | B9 B10 B11 B12 B13 | O3 O4 J O6 | "
+               "K10 K11 K12 K13 | B1 O1 K1 | R9 R10 R11 R12 | O8 O9 O10 O11 O12 | "
+               "K2 K3 K4 K5 K6 | B4 R4 O4 | B5 B6 B7 B8 | R12 K12 B12 J")
+
+
+def test_a_doubtful_find_across_two_sure_tiles_of_a_phone_photo_is_not_read(reader):
+    """A 12-megapixel phone JPEG of 50 tiles (the latency benchmark's table, seed 9) on which
+    the finder also takes the edge between K12 and B12 for a tile, read as K2 at 0.37: that
+    find is not read (tiles do not lie on each other), the note says so, and the table is
+    read whole and right."""
+    from referee import parse_table
+
+    table = parse_table(PHONE_TABLE)
+    img, _ = render_table(table, seed=9, size=(1000, 750), classic=True, upside_down=0.0,
+                          angle=0.0, tilt=0.05)
+    img = cv2.resize(img, (4032, 3024), interpolation=cv2.INTER_CUBIC)
+    img = cv2.add(img, np.random.default_rng(9).integers(0, 8, img.shape, dtype=np.uint8))
+    jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    reading = reader.read(jpg)
+    assert sorted(map(str, reading.table)) == sorted(map(str, table))
+    assert len(reading.tiles) == 50
+    assert any(n.startswith("not read: 1 doubtful find(s) lying on tiles read surely (K2 ")
+               for n in reading.notes), reading.notes
+
+
+def test_the_straddle_check_at_its_boundaries():
+    """A doubtful find half covered by sure tiles is dropped; one covered a little less is
+    kept, as is a sure find however covered, and a doubtful find nobody covers."""
+    from vision.geometry import rect_corners
+    from vision.reader import STRADDLE_COVERED, _drop_straddling
+    from vision.reading import TileReading
+
+    def tile(x, conf, name="K5"):
+        return TileReading(name, conf, rect_corners((x, 100), 70, 100, (0, 1)), [])
+
+    left, right = tile(100, 0.99, "K12"), tile(170, 0.99, "B12")   # touching, 70 wide
+    across = tile(135, 0.37, "K2")              # half on each: covered all over
+    assert _drop_straddling([left, right, across], 0.75) == ([left, right], [across])
+    half = tile(100 + 70 * (1 - STRADDLE_COVERED) + 0.5, 0.5)     # just under half on `left`
+    alone = [left, half]
+    assert _drop_straddling(alone, 0.75) == (alone, [])
+    just = tile(100 + 70 * (1 - STRADDLE_COVERED) - 0.5, 0.5)     # just over half
+    assert _drop_straddling([left, just], 0.75) == ([left], [just])
+    sure = tile(135, 0.75, "K2")                # read at the doubt threshold: not doubtful
+    assert _drop_straddling([left, right, sure], 0.75) == ([left, right, sure], [])
+    far = tile(400, 0.3)
+    assert _drop_straddling([left, right, far], 0.75) == ([left, right, far], [])
+
+
+def test_on_a_rack_only_a_find_inside_one_sure_tile_is_dropped():
+    """Tiles standing on a rack hide part of the row behind, so their outlines overlap: a
+    doubtful back-row tile that two front tiles cover 0.3 each is still read; a doubtful
+    find that one sure tile covers by half (that tile found again) is not."""
+    from vision.geometry import rect_corners
+    from vision.reader import _drop_straddling
+    from vision.reading import TileReading
+
+    def tile(x, y, conf, name="K5"):
+        return TileReading(name, conf, rect_corners((x, y), 70, 100, (0, 1)), [])
+
+    front = [tile(100, 200, 0.99, "K12"), tile(170, 200, 0.99, "B12")]
+    behind = tile(135, 160, 0.4, "R9")       # 60 of its 100 px behind, half behind each
+    assert _drop_straddling(front + [behind], 0.75) == (front, [behind])      # on a table
+    assert _drop_straddling(front + [behind], 0.75, standing=True) == (front + [behind], [])
+    again = tile(100, 150, 0.4, "K2")        # half of K12 found again
+    assert _drop_straddling(front + [again], 0.75, standing=True) == (front, [again])

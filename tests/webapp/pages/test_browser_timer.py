@@ -15,6 +15,10 @@ RECORD_VIBRATION = """
 # context was running (a suspended one plays nothing).
 RECORD_TONES = """
   window.__tones = [];
+  const Audio = window.AudioContext;
+  window.AudioContext = class extends Audio {
+    constructor(...args) { super(...args); window.__audio = this; }
+  };
   const start = OscillatorNode.prototype.start;
   OscillatorNode.prototype.start = function (...args) {
     window.__tones.push({hz: this.frequency.value, state: this.context.state});
@@ -93,6 +97,9 @@ def test_the_alarm_sounds_at_zero_on_a_phone_that_cannot_vibrate(server, phones)
         create_game(page, server.url, ["Ann", "Ben"], preset="sabra")
         page.click("#timer-face")  # the tap that starts the turn also lets the page play sound
         expect(page.locator("#timer")).to_have_attribute("data-state", "running")
+        # The browser starts the tap's audio a moment later; a real turn gives it a minute, the
+        # test's fast-forwarded clock does not, so wait for it as a player would.
+        page.wait_for_function("window.__audio && window.__audio.state === 'running'")
         page.clock.fast_forward("00:50")
         expect(page.locator("#timer")).to_have_class("card timer warn")
         assert len(_tones(page, 660)) == 1  # one short beep: the last ten seconds
