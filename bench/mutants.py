@@ -159,7 +159,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "-k", "safeguards or meld_grouping or group_melds or sanity_check or six_or_nine "
                "or doubtful or upside_down or flip_corners or slanted or closeups or close_up "
                "or finders_threshold or another_finder or reading_order"],
-        ["vision.reader.x__suppress_duplicates*", "vision.reader.x__drop_odd_sizes*",
+        ["vision.reader.x__suppress_duplicates*", "vision.reader.x__drop_straddling*",
+         "vision.reader.x__drop_odd_sizes*",
          "vision.reader.x__area*", "vision.reader.x__six_or_nine_by_neighbours*",
          "vision.reader.x__resized*", "vision.reader.xǁReaderǁdetect*",
          "vision.melds.*", "vision.order.*"]),
