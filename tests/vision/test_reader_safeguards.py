@@ -360,6 +360,11 @@ def test_the_straddle_check_at_its_boundaries():
     assert _drop_straddling([left, right, sure], 0.75) == ([left, right, sure], [])
     far = tile(400, 0.3)
     assert _drop_straddling([left, right, far], 0.75) == ([left, right, far], [])
+    # the finder lists finds in no particular order: one dropped first, the rest still read
+    assert _drop_straddling([across, left, right, far], 0.75) == ([left, right, far], [across])
+    # a tile read at the doubt threshold itself is sure, and covers like any sure tile
+    threshold = tile(100, 0.75, "K12")
+    assert _drop_straddling([threshold, just], 0.75) == ([threshold], [just])
 
 
 def test_on_a_rack_only_a_find_inside_one_sure_tile_is_dropped():
