@@ -378,7 +378,9 @@ class _Search:
                     return True
             return False
 
-        def dfs(i):
+        def dfs(i, deeper):
+            # (it calls itself as ``deeper``: a closure naming itself is a reference cycle,
+            # left for the garbage collector)
             if broken(i):
                 return None
             if i == len(order):
@@ -387,13 +389,13 @@ class _Search:
             k, opts = order[i]
             for pairs in opts:
                 kinds[k] = pairs
-                found = dfs(i + 1)
+                found = deeper(i + 1, deeper)
                 if found is not None:
                     return found
             del kinds[k]
             return None
 
-        return dfs(0)
+        return dfs(0, dfs)
 
     def _replaceable(self, kinds, b, s) -> bool:
         """Can the account ``kinds`` give a joker of meld ``b`` standing for ``s`` its
@@ -585,14 +587,15 @@ def _apart(later, i, taken) -> bool:
             return False
         choices.append(can)
     owner: dict = {}
+    return all(_own_meld(k, set(), choices, owner) for k in range(len(choices)))
 
-    def place(k, tried) -> bool:
-        for m in choices[k]:
-            if m not in tried:
-                tried.add(m)
-                if m not in owner or place(owner[m], tried):
-                    owner[m] = k
-                    return True
-        return False
 
-    return all(place(k, set()) for k in range(len(choices)))
+def _own_meld(k, tried, choices, owner) -> bool:
+    """Give kind ``k`` a meld of its own (an augmenting path of :func:`_apart`)."""
+    for m in choices[k]:
+        if m not in tried:
+            tried.add(m)
+            if m not in owner or _own_meld(owner[m], tried, choices, owner):
+                owner[m] = k
+                return True
+    return False
