@@ -467,14 +467,17 @@ class _Search:
         shift = _BITS * c
         sc = (key >> shift) & _CMASK
         # what the list depends on at this position, whatever the key: made once a search
+        # (numbers only, no tuple inside: a key of numbers is untracked by the garbage
+        # collector the first time it looks, and is not looked at again)
         cell = self._cell[pos]
         if cell is None:
+            cap1, cap2 = self._caps(v, c)
             cell = self._cell[pos] = (
-                c, self.must[v][c], self.avail[v][c], self.weight[v][c], self._caps(v, c),
+                c, self.must[v][c], self.avail[v][c], self.weight[v][c], cap1, cap2,
                 self.group_room[pos], self.jokers, self.relaxed,
                 not self.relaxed or v + 1 >= self.n - 3,
-                self.threshold and (v + 1, self.threshold, self.zero_jokers))
-        gkey = (cell, sc, key >> _SHIFT_J)
+                self.threshold and v + 1, self.threshold, self.threshold and self.zero_jokers)
+        gkey = cell + (sc, key >> _SHIFT_J)
         steps = _STEPS.get(gkey)
         if steps is not None:
             return steps
