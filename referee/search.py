@@ -745,11 +745,12 @@ def _could_meld(n, avail, jokers, v, c):
     """Could a tile of colour ``c``, number ``v + 1`` be in some meld of these tiles: a group
     (two other colours of its number, jokers counted) or a run (a window of three numbers
     with at most ``jokers`` of them missing)? Asked for every cell of every solve of a hint
-    search: counted without generators."""
+    search: counted without generators or calls (four colours)."""
     row = avail[v]
-    if sum(map(bool, row)) - bool(row[c]) + jokers >= 2:
+    if ((row[0] != 0) + (row[1] != 0) + (row[2] != 0) + (row[3] != 0) - (row[c] != 0)
+            + jokers >= 2):
         return True
-    for start in range(max(0, v - 2), min(v, n - 3) + 1):
+    for start in range(v - 2 if v > 2 else 0, (v if v < n - 3 else n - 3) + 1):
         if ((not avail[start][c]) + (not avail[start + 1][c]) + (not avail[start + 2][c])
                 <= jokers):
             return True
