@@ -73,8 +73,9 @@ class JokerSearch(NewSets, PatternProof):
         # the tiles of the table and of the rack, by search cell (number - 1) * NCOL + colour
         self.table_cells = cells_of(self.table_count)
         self.rack_cells = cells_of(self.rack_count)
-        self.cell_weight = [rack_weights(MAX_NUMBER, rules)[0][at // NCOL][0]
-                            for at in range(MAX_NUMBER * NCOL)]
+        # what a rack tile and a rack joker weigh (read, never changed, by every solve)
+        self.weight, self.wj = rack_weights(MAX_NUMBER, rules)
+        self.cell_weight = [self.weight[at // NCOL][0] for at in range(MAX_NUMBER * NCOL)]
         # the rests are alike: the faster reading stays faster; first, the one starting from
         # the end with fewer tiles
         fewer = Leaning.fewer_first(MAX_NUMBER, [
@@ -384,7 +385,7 @@ class JokerSearch(NewSets, PatternProof):
         if opt_j < 0:
             return None
         n = MAX_NUMBER
-        weight, wj = rack_weights(n, self.rules)
+        weight, wj = self.weight, self.wj
         tc, rc = self.table_cells, self.rack_cells
         use: dict = {}
         rack_only: dict = {}

@@ -191,7 +191,8 @@ def _apart(numbered, swap, at, other, melds_of, rack_count, from_table, min_rack
     found = set()
     rack_left = Counter(rack_count)
 
-    def go(i, used, from_rack, own):
+    def go(i, used, from_rack, own, go):
+        # (passed itself: a closure naming itself is a reference cycle)
         if i == len(numbered):
             if own and sum(from_rack.values()) >= min_rack:
                 key = tuple(sorted(from_rack.items()))
@@ -201,7 +202,7 @@ def _apart(numbered, swap, at, other, melds_of, rack_count, from_table, min_rack
         t = numbered[i]
         if rack_left[t] > from_rack[t]:
             from_rack[t] += 1
-            go(i + 1, used, from_rack, own)
+            go(i + 1, used, from_rack, own, go)
             from_rack[t] -= 1
             if not from_rack[t]:
                 del from_rack[t]
@@ -211,9 +212,9 @@ def _apart(numbered, swap, at, other, melds_of, rack_count, from_table, min_rack
             if m == other or m in used or (m == at and own):
                 continue
             used.add(m)
-            go(i + 1, used, from_rack, own or m == at)
+            go(i + 1, used, from_rack, own or m == at, go)
             used.discard(m)
 
-    go(0, set(), Counter(), False)
+    go(0, set(), Counter(), False, go)
     for key in sorted(found):
         yield Counter(dict(key))

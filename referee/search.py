@@ -172,6 +172,14 @@ def _bars(units):
         count -= step
 
 
+def _per_colour() -> list:
+    """A new table for each colour of one number (a literal: many are made per solve)."""
+    return [{}, {}, {}, {}]
+
+
+assert NCOL == 4  # _per_colour
+
+
 class _OutOfBudget(Exception):
     pass
 
@@ -299,6 +307,7 @@ class _Search:
         self.threshold = threshold
         self.zero_jokers = zero_jokers
         self.end = n * NCOL
+        self._cell = [None] * self.end  # see _steps
         if shared is None:
             self.memo = [dict() for _ in range(self.end + 1)]
             self.dead = [dict() for _ in range(self.end + 1)]
@@ -354,14 +363,14 @@ class _Search:
         for v in range(self.n):
             got = by_rest.get(rest[v])
             if got is None:
-                got = by_rest[rest[v]] = tuple([{} for _ in range(NCOL)] for _ in range(3))
+                got = by_rest[rest[v]] = (_per_colour(), _per_colour(), _per_colour())
             memo += got[0]
             dead += got[1]
             bound += got[2]
             window = (padded[v], padded[v + 1], padded[v + 2])
             got = by_window.get(window)
             if got is None:
-                got = by_window[window] = [{} for _ in range(NCOL)]
+                got = by_window[window] = _per_colour()
             steps += got
         memo.append(end[0])
         dead.append(end[1])
@@ -452,26 +461,50 @@ class _Search:
         """Every move from this position as (key delta, weight), in search order. The list
         depends only on the tiles at this number and the next two, this colour's runs, the
         jokers used and the group tallies of the number so far: it is shared by all searches
-        (a process-wide cache) and computed once for each of those."""
+        (a process-wide cache) and computed once for each of those (the moves of
+        :meth:`children`, less the groups begun that can no longer reach 3 tiles)."""
         v, c = divmod(pos, NCOL)
-        sc = (key >> (_BITS * c)) & _CMASK
-        gkey = (c, sc, key >> _SHIFT_J, self.must[v][c], self.avail[v][c], self.weight[v][c],
-                self._caps(v, c), self.group_room[pos], self.jokers, self.relaxed,
+        shift = _BITS * c
+        sc = (key >> shift) & _CMASK
+        # what the list depends on at this position, whatever the key: made once a search
+        # (numbers only, no tuple inside: a key of numbers is untracked by the garbage
+        # collector the first time it looks, and is not looked at again)
+        cell = self._cell[pos]
+        if cell is None:
+            cap1, cap2 = self._caps(v, c)
+            cell = self._cell[pos] = (
+                c, self.must[v][c], self.avail[v][c], self.weight[v][c], cap1, cap2,
+                self.group_room[pos], self.jokers, self.relaxed,
                 not self.relaxed or v + 1 >= self.n - 3,
-                self.threshold and (v + 1, self.threshold, self.zero_jokers))
+                self.threshold and v + 1, self.threshold, self.threshold and self.zero_jokers)
+        gkey = cell + (sc, key >> _SHIFT_J)
         steps = _STEPS.get(gkey)
         if steps is not None:
             return steps
+        # children(), written out: a process-wide miss costs a list, not a generator
         out = []
-        for dw, ck, _ in self.children(pos, key):
-            if c != NCOL - 1:
-                g1 = (ck >> _SHIFT_G) & 15
-                if g1:  # groups begun at this number must still be able to reach 3 tiles
-                    m1 = (ck >> _SHIFT_M) & 3
-                    spare = self.jokers - ((ck >> _SHIFT_J) & 3)
-                    if g1 + self.group_room[pos] + spare < 3 * max(m1, 1):
-                        continue
-            out.append((ck - key, dw))
+        used = (key >> _SHIFT_J) & 3
+        m0 = (key >> _SHIFT_M) & 3
+        threshold = self.threshold
+        jokers = self.jokers
+        room = self.group_room[pos]
+        last = c == NCOL - 1
+        for ns, g, jr, dw, points, _ in self.options(v, c, sc, jokers - used):
+            nk = key + ((ns - sc) << shift) + (jr << _SHIFT_J) + (g << _SHIFT_G)
+            if g > m0:
+                nk += (g - m0) << _SHIFT_M
+            if threshold and points:
+                nk = self._add_points(nk, points)
+            if last:
+                for ck, _ in self.closings(nk, v + 1):
+                    out.append((ck - key, dw))
+                continue
+            g1 = (nk >> _SHIFT_G) & 15
+            if g1:  # groups begun at this number must still be able to reach 3 tiles
+                m1 = (nk >> _SHIFT_M) & 3
+                if g1 + room + jokers - ((nk >> _SHIFT_J) & 3) < 3 * max(m1, 1):
+                    continue
+            out.append((nk - key, dw))
         if len(_STEPS) > 50_000:  # about 20 MB; what is dropped is rebuilt on demand
             _STEPS.clear()
         steps = _STEPS[gkey] = tuple(out)
@@ -712,11 +745,12 @@ def _could_meld(n, avail, jokers, v, c):
     """Could a tile of colour ``c``, number ``v + 1`` be in some meld of these tiles: a group
     (two other colours of its number, jokers counted) or a run (a window of three numbers
     with at most ``jokers`` of them missing)? Asked for every cell of every solve of a hint
-    search: counted without generators."""
+    search: counted without generators or calls (four colours)."""
     row = avail[v]
-    if sum(map(bool, row)) - bool(row[c]) + jokers >= 2:
+    if ((row[0] != 0) + (row[1] != 0) + (row[2] != 0) + (row[3] != 0) - (row[c] != 0)
+            + jokers >= 2):
         return True
-    for start in range(max(0, v - 2), min(v, n - 3) + 1):
+    for start in range(v - 2 if v > 2 else 0, (v if v < n - 3 else n - 3) + 1):
         if ((not avail[start][c]) + (not avail[start + 1][c]) + (not avail[start + 2][c])
                 <= jokers):
             return True
