@@ -125,16 +125,12 @@ def main(argv=None) -> int:
                    help=f"scene kinds, comma-separated (default {','.join(KINDS)})")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--models", default=None)
-    p.add_argument("--without", choices=["thin"], default=None,
-                   help="turn a step of the reader off, to measure what it brings (thin: the "
-                        "second look with the ink thinned, vision.reader.SECOND_LOOK_THIN)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
 
     from vision.reader import Reader
 
-    kw = {"second_look_thin": 0} if args.without == "thin" else {}
-    reader = Reader(args.models, threads=args.threads, **kw)
+    reader = Reader(args.models, threads=args.threads)
     kinds = tuple(k for k in args.kinds.split(",") if k)
     out = {"threads": args.threads, "seed": args.seed,
            "latency": rack_photo_latency(reader, args.runs, args.seed) if args.runs else None,

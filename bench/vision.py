@@ -140,10 +140,9 @@ def main(argv=None) -> int:
                    help="evaluate this many synthetic photos of other tile editions")
     p.add_argument("--yolo", default=None, help="use this YOLO-OBB finder (ONNX) instead")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--without", choices=["six-nine", "thin"], default=None,
+    p.add_argument("--without", choices=["six-nine"], default=None,
                    help="turn a step of the reader off, to measure what it brings "
-                        "(six-nine: a doubted 6 or 9 following the way up of its meld; "
-                        "thin: the second look with the ink thinned)")
+                        "(six-nine: a doubted 6 or 9 following the way up of its meld)")
     args = p.parse_args(argv)
     if args.without == "six-nine":
         import vision.reader
@@ -165,8 +164,6 @@ def main(argv=None) -> int:
     if args.second_looks:
         degrees = sorted({float(x) for x in args.second_looks.split(",") if x.strip()})
         kw["second_look_turns"] = tuple(sorted({-d for d in degrees} | set(degrees)))
-    if args.without == "thin":
-        kw["second_look_thin"] = 0
     reader = Reader(args.models, threads=args.threads, finder=finder, **kw)
     load_ms = (time.perf_counter() - t0) * 1000
     out = {"threads": args.threads, "model_load_ms": round(load_ms, 1),

@@ -44,10 +44,6 @@ READER = "tile-reader.onnx"
 SECOND_LOOK_TURNS = (-45.0, -30.0, -15.0, 15.0, 30.0, 45.0)
 #: ... when its best reading at the finder's direction is below this probability.
 SECOND_LOOK_BELOW = 0.97
-#: ... and with its ink thinned (the crop's light face grown over its ink by this many pixels,
-#: 0: no such look): a numeral bigger and heavier than any the reader trained on is read as
-#: two digits (a 3 as 13, a 6 as 10), and thinned it reads as itself.
-SECOND_LOOK_THIN = 2
 #: The finder sizes a tile well up to about 100 pixels long in its input and finds only the
 #: middle of a much bigger one (a close-up: a 300-pixel tile of a 1000x750 photo is 173
 #: pixels long at 576, found 0.55 to 0.8 of its length, often turned). Where the finds'
@@ -110,8 +106,7 @@ class Reader:
                  uncertain_below: float = 0.75, rules=None,
                  det_sizes: tuple[int, ...] = DET_SIZES,
                  second_look_turns: tuple[float, ...] = SECOND_LOOK_TURNS,
-                 second_look_below: float = SECOND_LOOK_BELOW,
-                 second_look_thin: int = SECOND_LOOK_THIN, finder=None):
+                 second_look_below: float = SECOND_LOOK_BELOW, finder=None):
         import onnxruntime as ort
 
         self.models = models_dir(models)
@@ -133,7 +128,6 @@ class Reader:
         self.rules = rules
         self.second_look_turns = tuple(second_look_turns)
         self.second_look_below = second_look_below
-        self.second_look_thin = second_look_thin
         self.other_finder = finder
         #: A tile set's own last layer (:mod:`vision.calibration`), or None: as shipped.
         self.calibration = None
@@ -179,12 +173,10 @@ class Reader:
 
     def _second_look(self, src: CropSource, corners: list[np.ndarray],
                      probs: np.ndarray) -> np.ndarray:
-        """Probabilities after looking again, turned and with the ink thinned, at the tiles
-        not read surely at the finder's direction (see :data:`SECOND_LOOK_TURNS`,
-        :data:`SECOND_LOOK_THIN`)."""
-        turns, thin = self.second_look_turns, self.second_look_thin
-        n_looks = len(turns) + (1 if thin else 0)
-        if not n_looks or not len(probs):
+        """Probabilities after looking again, turned, at the tiles not read surely at the
+        finder's direction (see :data:`SECOND_LOOK_TURNS`)."""
+        turns = self.second_look_turns
+        if not turns or not len(probs):
             return probs
         both = probs[:, :N_TILES] + probs[:, N_TILES:2 * N_TILES]
         unsure = np.nonzero(both.max(1) < self.second_look_below)[0]
@@ -198,12 +190,8 @@ class Reader:
                 a = np.radians(deg)
                 rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
                 extra.append(src.crop((c - centre) @ rot.T + centre))
-            if thin:
-                import cv2
-
-                extra.append(cv2.dilate(src.crop(c), np.ones((thin, thin), np.uint8)))
-        more = self.classify(np.stack(extra)).reshape(len(unsure), n_looks, -1)
-        looks = np.concatenate([probs[unsure][:, None], more], axis=1)  # n x (1+looks) x 107
+        more = self.classify(np.stack(extra)).reshape(len(unsure), len(turns), -1)
+        looks = np.concatenate([probs[unsure][:, None], more], axis=1)  # n x (1+turns) x 107
         look_both = looks[:, :, :N_TILES] + looks[:, :, N_TILES:2 * N_TILES]
         best = look_both.max(2).argmax(1)
         chosen = looks[np.arange(len(unsure)), best].copy()

@@ -9,8 +9,6 @@ numerals that big (``models/tile-reader.md``)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -61,16 +59,6 @@ def test_pasted_close_ups_of_an_editions_own_numerals_are_read_right(reader):
     ed = edition("modern-bold")
     img, labels = render_pasted(TABLE, seed=2, edition="modern-bold", tile_width=70,
                                 numeral=ed.number_h, weight=ed.thickness)
-    assert _read(reader, img, labels) == [t for t, _ in labels]
-
-
-def test_a_big_heavy_numeral_read_as_two_digits_is_read_again_with_its_ink_thinned(reader):
-    """Numerals 0.6 of the face high, with heavy strokes: the reader, which never trained on
-    such, reads an O3 as O13 (at 0.4 to 0.6); the second look with the ink thinned
-    (``vision.reader.SECOND_LOOK_THIN``) reads it as itself."""
-    ed = replace(edition("modern-bold"), thickness=1.8)
-    img, labels = render_pasted(TABLE + " | B4 B5 B6", seed=0, edition=ed, tile_width=70,
-                                numeral=0.6)
     assert _read(reader, img, labels) == [t for t, _ in labels]
 
 

@@ -121,7 +121,6 @@ def test_second_look_keeps_the_surest_reading_and_averages_not_a_tile():
 
     r = Reader.__new__(Reader)
     r.second_look_turns, r.second_look_below = (-15.0, 15.0), 0.9
-    r.second_look_thin = 0
     width = 2 * N_TILES + 1
 
     def probs(**mass):
