@@ -4,8 +4,8 @@ close-ups of the modern edition that the reader misreads were put together), rea
 The real close-ups read 85% of numbers right, most often a 3 read as 13 and a 6 as 10. The
 synthetic ones (``vision.synth.pasted``) read right with the named editions' own numerals; with
 numerals as big and heavy as a real modern tile's can be (0.6 of the face, heavy strokes) the
-reader makes those same mistakes, even on a well-cut crop: the reader's training never drew
-numerals that big (``models/tile-reader.md``)."""
+reader makes those same mistakes, even on a well-cut crop: the synthetic editions it trained on
+draw numerals 0.26 to 0.46 of the face high (``vision.synth.editions.Edition.random``)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_pasted_close_ups_of_an_editions_own_numerals_are_read_right(reader):
 
 @pytest.mark.xfail(strict=True, reason="the reader reads big, heavy numerals as two digits "
                    "(R3 as R13, B6 as B10): the real close-ups' mistake; needs a reader "
-                   "trained on such numerals (vis-report.md)")
+                   "trained on such numerals (see this module's docstring)")
 def test_pasted_close_ups_of_big_heavy_numerals_are_read_right(reader):
     img, labels = render_pasted(TABLE, seed=2, edition="modern-bold", tile_width=70,
                                 numeral=0.6, weight=1.8)
