@@ -1,7 +1,7 @@
 """Figures for reading racks and close-ups: accuracy on synthetic phone photos of every
 named edition, and the time to read a 12-megapixel rack photo.
 
-    python bench/racks.py                 # 8 racks and 8 close-ups per edition, seed 1
+    python bench/racks.py                 # 8 racks, close-ups and pasted tables per edition, seed 1
     python bench/racks.py --per-kind 20 --seed 3 --models DIR
     python bench/racks.py --kinds pasted --per-kind 8 --runs 0   # close-ups pasted small
 
