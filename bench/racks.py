@@ -1,17 +1,23 @@
 """Figures for reading racks and close-ups: accuracy on synthetic phone photos of every
 named edition, and the time to read a 12-megapixel rack photo.
 
-    python bench/racks.py                 # 8 racks and 8 close-ups per edition, seed 1
+    python bench/racks.py                 # 8 racks, close-ups and pasted tables per edition, seed 1
     python bench/racks.py --per-kind 20 --seed 3 --models DIR
+    python bench/racks.py --kinds pasted --per-kind 8 --runs 0   # close-ups pasted small
 
 For each edition of ``vision.synth.editions()`` and each kind (``rack``: one or two rows
 on a rack under a steep camera, ``closeup``: one to three tiles, one covering 5-20% of the
-picture), scenes are drawn with ``vision.synth.render_scene`` and read with
-``Reader.read(image, rack=True)``. A labelled tile is *found* when a read tile's centre lies
+picture; ``pasted``: a table whose every tile is a close phone photo of that tile, its rim
+and side showing, cut out whole and pasted at a table tile's size, as a test set of real
+close-ups is made: ``vision.synth.pasted``), scenes are drawn with
+``vision.synth.render_scene`` and read with ``Reader.read(image, rack=True)`` (a pasted
+table: ``Reader.read(image)``). A labelled tile is *found* when a read tile's centre lies
 within half a tile of it (``vision.evaluate.match``); *tile accuracy* is right tiles (number
 and colour, or joker) over labelled tiles; *number accuracy* is right numbers (a joker is
 its own number) over found tiles; a *rack exact* is one whose rows, in order, are exactly
-the labelled rows. These are synthetic photos, not real ones.
+the labelled rows (for a pasted table: its melds). The most frequent number confusions
+(true -> read, over found tiles) are listed per kind. These are synthetic photos, not real
+ones.
 
 Speed: the bytes of a 4624x2604 JPEG of a two-row rack (the size of the phone photos the
 rack feature gets), read with ``rack=True``, decoding included, model load excluded: median
@@ -32,17 +38,28 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-def accuracy(reader, per_kind: int, seed: int) -> dict:
+#: Scene kinds measured by default.
+KINDS = ("rack", "closeup", "pasted")
+
+
+def _number(tile: str) -> str:
+    return "J" if tile == "J" else tile[1:]
+
+
+def accuracy(reader, per_kind: int, seed: int, kinds=KINDS) -> dict:
+    from collections import Counter
+
     from vision.evaluate import match
     from vision.synth import editions, render_scene
 
     out: dict = {}
+    confusions = {kind: Counter() for kind in kinds}
     for name in editions():
-        for kind in ("rack", "closeup"):
+        for kind in kinds:
             n = found = right = number = exact = 0
             for k in range(per_kind):
                 img, labels = render_scene(name, seed * 100_003 + k, kind)
-                reading = reader.read(img, rack=True)
+                reading = reader.read(img, rack=kind != "pasted")
                 m = match(np.array([t.centre for t in reading.tiles]).reshape(-1, 2),
                           [c for _, c in labels])
                 n += len(labels)
@@ -51,7 +68,9 @@ def accuracy(reader, per_kind: int, seed: int) -> dict:
                     if g in m:
                         got = reading.tiles[m[g]].tile
                         right += got == tile
-                        number += got[1:] == tile[1:] if tile != "J" else got == "J"
+                        number += _number(got) == _number(tile)
+                        if _number(got) != _number(tile):
+                            confusions[kind][f"{_number(tile)}->{_number(got)}"] += 1
                 rows = [[reading.tiles[i].tile for i in r] for r in reading.melds]
                 true_rows = labels.racks or labels.melds  # a close-up on the table: one row
                 exact += rows == [[labels[i][0] for i in r] for r in true_rows]
@@ -59,7 +78,7 @@ def accuracy(reader, per_kind: int, seed: int) -> dict:
                                      "tile_accuracy": round(right / max(n, 1), 4),
                                      "number_accuracy": round(number / max(found, 1), 4),
                                      "racks_exact": exact}
-    for kind in ("rack", "closeup"):
+    for kind in kinds:
         rows = [v for k, v in out.items() if k.endswith("/" + kind)]
         n, found = sum(r["tiles"] for r in rows), sum(r["found"] for r in rows)
         right = sum(r["tile_accuracy"] * r["tiles"] for r in rows)
@@ -67,7 +86,8 @@ def accuracy(reader, per_kind: int, seed: int) -> dict:
         out[f"all/{kind}"] = {"scenes": sum(r["scenes"] for r in rows), "tiles": n,
                               "found": found, "tile_accuracy": round(right / max(n, 1), 4),
                               "number_accuracy": round(number / max(found, 1), 4),
-                              "racks_exact": sum(r["racks_exact"] for r in rows)}
+                              "racks_exact": sum(r["racks_exact"] for r in rows),
+                              "confusions": dict(confusions[kind].most_common())}
     return out
 
 
@@ -99,7 +119,10 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--per-kind", type=int, default=8, help="scenes per edition and kind")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--runs", type=int, default=10, help="timed reads of the rack photo")
+    p.add_argument("--runs", type=int, default=10,
+                   help="timed reads of the rack photo (0: no timing)")
+    p.add_argument("--kinds", default=",".join(KINDS),
+                   help=f"scene kinds, comma-separated (default {','.join(KINDS)})")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--models", default=None)
     p.add_argument("--json", action="store_true")
@@ -108,23 +131,29 @@ def main(argv=None) -> int:
     from vision.reader import Reader
 
     reader = Reader(args.models, threads=args.threads)
+    kinds = tuple(k for k in args.kinds.split(",") if k)
     out = {"threads": args.threads, "seed": args.seed,
-           "latency": rack_photo_latency(reader, args.runs, args.seed),
-           "accuracy": accuracy(reader, args.per_kind, args.seed),
+           "latency": rack_photo_latency(reader, args.runs, args.seed) if args.runs else None,
+           "accuracy": accuracy(reader, args.per_kind, args.seed, kinds),
            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
     if args.json:
         print(json.dumps(out))
         return 0
     lat = out["latency"]
-    print(f"rack photo, {lat['image']}: median {lat['median_ms']} ms, p90 {lat['p90_ms']} ms "
-          f"over {lat['runs']} runs ({args.threads} threads); rows read right: "
-          f"{lat['rows_read_right']}; peak RSS {out['peak_rss_mb']} MB")
+    if lat:
+        print(f"rack photo, {lat['image']}: median {lat['median_ms']} ms, p90 {lat['p90_ms']} "
+              f"ms over {lat['runs']} runs ({args.threads} threads); rows read right: "
+              f"{lat['rows_read_right']}; peak RSS {out['peak_rss_mb']} MB")
     print("| edition / kind | scenes | tiles | found | tile accuracy | number accuracy | "
           "racks exact |")
     print("|---|---|---|---|---|---|---|")
     for key, r in out["accuracy"].items():
         print(f"| {key} | {r['scenes']} | {r['tiles']} | {r['found']} | {r['tile_accuracy']:.3f} "
               f"| {r['number_accuracy']:.3f} | {r['racks_exact']}/{r['scenes']} |")
+    for key, r in out["accuracy"].items():
+        if key.startswith("all/"):
+            pairs = ", ".join(f"{p} x{c}" for p, c in list(r["confusions"].items())[:12])
+            print(f"{key} number confusions (true->read): {pairs or 'none'}")
     return 0
 
 

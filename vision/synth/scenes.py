@@ -14,8 +14,9 @@ from .editions import EDITIONS, Edition, edition as named_edition
 from .racks import render_closeup, render_rack
 from .table import Labels, random_table, render_table
 
-#: Scene kinds :func:`render_scene` draws.
-KINDS = ("table", "rack", "closeup")
+#: Scene kinds :func:`render_scene` draws (``pasted``: a table of close photos of single
+#: tiles shrunk to a table tile's size, :mod:`.pasted`; never drawn for training).
+KINDS = ("table", "rack", "closeup", "pasted")
 #: Shares of rack photos and close-ups among :func:`random_scene`'s scenes (the rest are
 #: tables, drawn as before these kinds existed, so a seed gives the same table).
 RACK_SHARE = 0.2
@@ -48,7 +49,7 @@ def _edition(rng: np.random.Generator, exclude: tuple[str, ...]) -> Edition:
 
 def render_scene(edition: str | Edition, seed: int = 0, kind: str = "table"
                  ) -> tuple[np.ndarray, Labels]:
-    """A random scene of ``kind`` (``"table"``, ``"rack"`` or ``"closeup"``) with the tiles of
+    """A random scene of ``kind`` (one of :data:`KINDS`) with the tiles of
     ``edition`` (a name from :func:`vision.synth.editions`, or an :class:`Edition`):
     ``(bgr_image, labels)`` as :func:`vision.synth.render_table` gives them."""
     rng = np.random.default_rng(seed)
@@ -61,6 +62,11 @@ def render_scene(edition: str | Edition, seed: int = 0, kind: str = "table"
     if kind == "closeup":
         row = random_rack(rng)[0]
         return render_closeup(row, int(rng.integers(1 << 31)), edition=ed)
+    if kind == "pasted":
+        from .pasted import render_pasted
+
+        return render_pasted(random_table(rng, max_melds=6), int(rng.integers(1 << 31)),
+                             edition=ed)
     raise ValueError(f"unknown scene kind {kind!r}; kinds: {', '.join(KINDS)}")
 
 
