@@ -1,5 +1,6 @@
 """Random valid tables with jokers for the hint tests: runs and groups from one set, one or two
-tiles swapped for jokers, and the tiles still free for a rack; and one random run or group."""
+tiles swapped for jokers, and the tiles still free for a rack; one random run or group; and a
+random rack from the tiles left."""
 
 from __future__ import annotations
 
@@ -37,3 +38,15 @@ def random_table_with_jokers(rng, longest_run: int = 6) -> tuple[list[list[Tile]
             free[JOKER] -= 1
             meld[i] = JOKER
     return melds, free
+
+
+def random_rack(rng, free: Counter, fewest: int, most: int = 12,
+                joker: float = 0.3) -> list[Tile]:
+    """``fewest`` to ``most`` of the non-joker tiles of ``free``, and (share ``joker``, when
+    one is free) a joker after them, drawn with ``rng``."""
+    rest = [t for t in free.elements() if not t.is_joker]
+    rng.shuffle(rest)
+    rack = rest[:rng.randint(fewest, most)]
+    if free[JOKER] and rng.random() < joker:
+        rack.append(JOKER)
+    return rack

@@ -20,7 +20,7 @@ from referee import COLOURS, JOKER, PRESETS, Tile, best_move, check_turn, parse_
 
 PRESET_NAMES = ["sabra", "sabra-way", "pressman-1998", "tournament"]
 
-from tests.referee.random_tables import random_meld, random_table_with_jokers
+from tests.referee.random_tables import random_meld, random_rack, random_table_with_jokers
 
 
 @lru_cache(maxsize=None)
@@ -186,11 +186,7 @@ def tables_with_jokers(draw):
     a rack from the tiles left."""
     rng = random.Random(draw(st.integers(0, 10 ** 9)))
     melds, free = random_table_with_jokers(rng, longest_run=6)
-    rest = [t for t in free.elements() if not t.is_joker]
-    rng.shuffle(rest)
-    rack = rest[:rng.randint(1, 12)]
-    if free[JOKER] and rng.random() < 0.3:
-        rack.append(JOKER)
+    rack = random_rack(rng, free, 1)
     return parse_table([" ".join(map(str, m)) for m in melds]), rack
 
 

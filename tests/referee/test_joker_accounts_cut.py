@@ -16,7 +16,7 @@ import pytest
 
 import referee.accounts as accounts
 from referee import JOKER, PRESETS, Table, best_move, check_turn, parse_table
-from tests.referee.random_tables import random_table_with_jokers
+from tests.referee.random_tables import random_rack, random_table_with_jokers
 from tests.referee.test_hints import PRESET_NAMES
 
 
@@ -99,11 +99,7 @@ def test_the_cut_judge_gives_the_verdicts_and_hints_of_the_whole_search(preset, 
     cases = []
     for _ in range(40):
         melds, free = random_table_with_jokers(rng, longest_run=6)
-        rest = [t for t in free.elements() if not t.is_joker]
-        rng.shuffle(rest)
-        rack = rest[:rng.randint(2, 12)]
-        if free[JOKER] and rng.random() < 0.3:
-            rack.append(JOKER)
+        rack = random_rack(rng, free, 2)
         cases.append((parse_table([" ".join(map(str, m)) for m in melds]), rack))
 
     def answers():
