@@ -105,8 +105,9 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     "referee-hints": (
         ["referee/hints.py", "referee/joker_hints.py", "referee/joker_places.py",
          "referee/joker_bounds.py", "referee/joker_sets.py", "referee/move.py",
-         "referee/newsets.py"],
+         "referee/newsets.py", "referee/matching.py"],
         ["tests/referee/test_hints.py", "tests/referee/test_newsets.py",
+         "tests/referee/test_matching.py",
          "tests/referee/test_solver.py", "tests/referee/test_cli.py",
          "tests/referee/test_opening.py"],
         []),

@@ -53,6 +53,7 @@ from typing import Optional, Sequence
 from .rules import Rules
 from .tiles import COLOURS, Table, Tile, format_tiles
 from .codes import Code, Violation
+from .matching import each_apart
 
 RACK = -1  #: the origin of a tile the player added
 GONE = -2  #: the destination of a tile that left the table
@@ -574,7 +575,7 @@ def _apart(later, i, taken) -> bool:
     from each other and from ``taken`` (the joker's own set, and the melds that brought one
     already)? A new set holds no two tiles of one meld before the turn, nor a tile of the
     joker's set: when no choice of distinct melds is left, no account makes it a new set.
-    Each kind needs a meld of its own: a matching (augmenting paths; a few kinds)."""
+    Each kind needs a meld of its own: a matching (:func:`~referee.matching.each_apart`)."""
     choices = []
     for j, froms in later:
         if j < i:
@@ -586,16 +587,4 @@ def _apart(later, i, taken) -> bool:
         if not can:
             return False
         choices.append(can)
-    owner: dict = {}
-    return all(_own_meld(k, set(), choices, owner) for k in range(len(choices)))
-
-
-def _own_meld(k, tried, choices, owner) -> bool:
-    """Give kind ``k`` a meld of its own (an augmenting path of :func:`_apart`)."""
-    for m in choices[k]:
-        if m not in tried:
-            tried.add(m)
-            if m not in owner or _own_meld(owner[m], tried, choices, owner):
-                owner[m] = k
-                return True
-    return False
+    return each_apart(choices)

@@ -141,7 +141,7 @@ def _collector_paused():
     """Python's cyclic garbage collector held off while a hint is searched, and run as
     usual after it. The search builds many small lists and tuples it keeps (the memo its
     solves share, the moves of each position) and few cycles; the collector, set off by
-    their number, walked everything they hold again and again: about a tenth of the CPU time
+    their number, walked everything they hold again and again: about an eighth of the CPU time
     of the slowest hints of the referee bench. It then looks once at what the hint left
     (counted in the hint's time, not in whatever comes next), and the hint leaves no cycles
     to find. Left as it was when a caller has turned it off; the hint is the same either

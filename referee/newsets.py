@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterator, Mapping
 
+from .matching import each_apart
 from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile
 
 
@@ -129,18 +130,4 @@ def _shapes(jokers: int, there, in_rack, need: int) -> Iterator[list]:
 
 def _distinct_melds(tiles, melds_of, own) -> bool:
     """Can each of ``tiles`` come from a different meld of the table, none in ``own``?"""
-    match: dict = {}
-    return all(_place(i, set(), tiles, melds_of, own, match) for i in range(len(tiles)))
-
-
-def _place(i, seen, tiles, melds_of, own, match) -> bool:
-    """Give tile ``i`` a meld of its own (an augmenting path of :func:`_distinct_melds`; a
-    function of its own, not a closure: a closure that calls itself is a reference cycle)."""
-    for m in melds_of.get(tiles[i], ()):
-        if m in own or m in seen:
-            continue
-        seen.add(m)
-        if m not in match or _place(match[m], seen, tiles, melds_of, own, match):
-            match[m] = i
-            return True
-    return False
+    return each_apart([[m for m in melds_of.get(t, ()) if m not in own] for t in tiles])
