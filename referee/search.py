@@ -437,14 +437,17 @@ class _Search:
             return _NEG
         return (used - self.must_j) * self.wj
 
-    def children(self, pos, key):
-        """(weight gained, child key, decision) for each move at this position."""
+    def children(self, pos, key) -> list:
+        """(weight gained, child key, decision) for each move at this position, in search
+        order (a list, not a generator: :meth:`_steps` makes one on every process-wide cache
+        miss)."""
         v, c = divmod(pos, NCOL)
         shift = _BITS * c
         sc = (key >> shift) & _CMASK
         used = (key >> _SHIFT_J) & 3
         m0 = (key >> _SHIFT_M) & 3
         threshold = self.threshold
+        out = []
         for ns, g, jr, dw, points, u in self.options(v, c, sc, self.jokers - used):
             nk = key + ((ns - sc) << shift) + (jr << _SHIFT_J) + (g << _SHIFT_G)
             if g > m0:
@@ -453,9 +456,10 @@ class _Search:
                 nk = self._add_points(nk, points)
             if c == NCOL - 1:
                 for ck, jg in self.closings(nk, v + 1):
-                    yield dw, ck, (u, g, jr, jg)
+                    out.append((dw, ck, (u, g, jr, jg)))
             else:
-                yield dw, nk, (u, g, jr, 0)
+                out.append((dw, nk, (u, g, jr, 0)))
+        return out
 
     def _steps(self, pos, key):
         """Every move from this position as (key delta, weight), in search order. The list
@@ -481,30 +485,17 @@ class _Search:
         steps = _STEPS.get(gkey)
         if steps is not None:
             return steps
-        # children(), written out: a process-wide miss costs a list, not a generator
-        out = []
-        used = (key >> _SHIFT_J) & 3
-        m0 = (key >> _SHIFT_M) & 3
-        threshold = self.threshold
-        jokers = self.jokers
-        room = self.group_room[pos]
-        last = c == NCOL - 1
-        for ns, g, jr, dw, points, _ in self.options(v, c, sc, jokers - used):
-            nk = key + ((ns - sc) << shift) + (jr << _SHIFT_J) + (g << _SHIFT_G)
-            if g > m0:
-                nk += (g - m0) << _SHIFT_M
-            if threshold and points:
-                nk = self._add_points(nk, points)
-            if last:
-                for ck, _ in self.closings(nk, v + 1):
-                    out.append((ck - key, dw))
-                continue
-            g1 = (nk >> _SHIFT_G) & 15
-            if g1:  # groups begun at this number must still be able to reach 3 tiles
-                m1 = (nk >> _SHIFT_M) & 3
-                if g1 + room + jokers - ((nk >> _SHIFT_J) & 3) < 3 * max(m1, 1):
+        if c == NCOL - 1:
+            out = [(ck - key, dw) for dw, ck, _ in self.children(pos, key)]
+        else:
+            out = []
+            spare = self.jokers + self.group_room[pos]
+            for dw, ck, _ in self.children(pos, key):
+                g1 = (ck >> _SHIFT_G) & 15
+                # groups begun at this number must still be able to reach 3 tiles
+                if g1 and g1 + spare - ((ck >> _SHIFT_J) & 3) < 3 * max((ck >> _SHIFT_M) & 3, 1):
                     continue
-            out.append((nk - key, dw))
+                out.append((ck - key, dw))
         if len(_STEPS) > 50_000:  # about 20 MB; what is dropped is rebuilt on demand
             _STEPS.clear()
         steps = _STEPS[gkey] = tuple(out)
