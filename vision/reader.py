@@ -12,8 +12,9 @@ and read by the reader, which also says which way up it lies (a 6 is not a 9) or
 crop is not a tile at all; a tile read with doubt is read again turned (the finder's direction
 can be off). Tiles are grouped into melds by how they lie (see :mod:`vision.melds`); a doubted
 6 or 9 follows the way up of its meld, and a doubtful find of a size no tile in the photo has,
-or lying across tiles read surely, is dropped (each with a note). The rules are used as a sanity check only: a reading is never
-changed to make a meld valid, the doubtful tile is flagged with the reading that would.
+or lying across tiles read surely, is dropped (each with a note). The rules are used as a
+sanity check only: a reading is never changed to make a meld valid, the doubtful tile is
+flagged with the reading that would.
 """
 
 from __future__ import annotations
