@@ -19,6 +19,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--finder-steps", type=int, default=1200, help="tile finder training steps")
     p.add_argument("--batch", type=int, default=16, help="tile finder batch (crops)")
     p.add_argument("--reader-epochs", type=int, default=18, help="tile reader epochs")
+    p.add_argument("--reader-lr", type=float, default=3e-3,
+                   help="tile reader's peak learning rate (one cycle)")
+    p.add_argument("--init-from", default=None, metavar="ONNX",
+                   help="start the tile reader from this exported reader's weights (to "
+                        "fine-tune it, with a lower --reader-lr) instead of random ones")
     p.add_argument("--jitters", type=int, default=4, help="crops per real tile")
     p.add_argument("--max-photos", type=int, default=None,
                    help="use only the first N photos (0: synthetic photos only)")

@@ -112,7 +112,9 @@ def finder_crops(finder_path: Path, scenes, rng):
 
 
 def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path,
-                 lr: float = 3e-3, desc: str = "tile-reader") -> dict:
+                 lr: float = 3e-3, desc: str = "tile-reader", init: Path | None = None) -> dict:
+    """Train the reader on ``crops`` and export it to ``out``: from random weights, or
+    (``init``: an exported reader) from that reader's weights, to fine-tune it."""
     import torch
     import torch.nn.functional as F
     from tqdm import tqdm
@@ -122,6 +124,12 @@ def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = TileReader()
+    if init is not None:
+        from .init_from import load_onnx_reader, restate_batchnorm
+
+        load_onnx_reader(net, init)
+        some = rng.choice(len(labels), min(len(labels), 2048), replace=False)
+        restate_batchnorm(net, torch.from_numpy(np.stack([normalise(crops[i]) for i in some])))
     n = len(labels)
     steps = max(1, epochs * (n // batch))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
@@ -154,7 +162,8 @@ def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path
     from ..calibration_model import add_embedding_output
 
     add_embedding_output(out)  # what calibration refits the last layer on
-    return {"epochs": epochs, "crops": int(n), "batch": batch,
+    started = {"init_from": str(init), "lr": lr} if init is not None else {}
+    return {**started, "epochs": epochs, "crops": int(n), "batch": batch,
             "train_seconds": round(time.time() - t0, 1),
             "final_loss": round(float(np.mean(hist[-50:])), 4)}
 

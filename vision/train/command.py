@@ -40,6 +40,16 @@ def train(args: argparse.Namespace) -> int:
               f"holding train/), or --max-photos 0 to train on synthetic photos only",
               file=sys.stderr)
         return 2
+    if args.init_from:
+        # checked before the data is made: a wrong file should not cost minutes of rendering
+        from ..nets import TileReader
+        from .init_from import load_onnx_reader
+
+        try:
+            load_onnx_reader(TileReader(), args.init_from)
+        except (OSError, ValueError) as e:
+            print(f"--init-from {args.init_from}: {e}", file=sys.stderr)
+            return 2
     items = real_items(photos, args.max_photos)
     if not items and not args.synthetic:
         print(f"no training photos in {photos / 'train'} and --synthetic 0: nothing to "
@@ -86,7 +96,8 @@ def train(args: argparse.Namespace) -> int:
             if n_hold else (None, None)
         log(f"training the tile reader on {len(labels)} crops")
         rm = train_reader(crops, labels, epochs=args.reader_epochs, batch=128, seed=args.seed,
-                          out=reader_path)
+                          out=reader_path, lr=args.reader_lr,
+                          init=Path(args.init_from) if args.init_from else None)
         if hcrops is not None and len(hlabels):
             rm["heldout_synthetic_crop_accuracy"] = round(reader_accuracy(reader_path, hcrops,
                                                                           hlabels), 4)
