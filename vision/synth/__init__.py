@@ -20,7 +20,8 @@ One module an idea:
   to a fifth of the picture (:func:`render_closeup`).
 - :mod:`.backgrounds`, :mod:`.photo`: table surfaces; light, white balance, blur, noise, JPEG.
 - :mod:`.scenes`: :func:`random_scene` (what training draws: tables, a fifth racks, a tenth
-  close-ups; ``exclude`` keeps named editions out) and :func:`render_scene` (one kind of
+  close-ups; ``pasted_share`` draws some tables as pasted close-ups with big heavy numerals,
+  none by default; ``exclude`` keeps named editions out) and :func:`render_scene` (one kind of
   scene, ``"table"``, ``"rack"`` or ``"closeup"``, for one edition: to measure an edition
   kept out of training).
 

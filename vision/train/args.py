@@ -16,6 +16,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="labelled photos (with train/), default ../shared/data/photos")
     p.add_argument("--out", default=str(SHIPPED_MODELS), help="where the ONNX models go")
     p.add_argument("--synthetic", type=int, default=400, help="synthetic photos to render")
+    p.add_argument("--pasted-share", type=float, default=0.0,
+                   help="share of the synthetic photos drawn as pasted close-ups with big heavy "
+                        "numerals (vision.synth.scenes.PASTED_SHARE is the 0.12 tried; the "
+                        "shipped reader had none)")
     p.add_argument("--finder-steps", type=int, default=1200, help="tile finder training steps")
     p.add_argument("--batch", type=int, default=16, help="tile finder batch (crops)")
     p.add_argument("--reader-epochs", type=int, default=18, help="tile reader epochs")

@@ -40,6 +40,12 @@ def train(args: argparse.Namespace) -> int:
               f"holding train/), or --max-photos 0 to train on synthetic photos only",
               file=sys.stderr)
         return 2
+    from ..synth.scenes import CLOSEUP_SHARE, RACK_SHARE
+
+    if not 0.0 <= args.pasted_share <= 1 - RACK_SHARE - CLOSEUP_SHARE:
+        print(f"--pasted-share {args.pasted_share}: must lie between 0 and "
+              f"{1 - RACK_SHARE - CLOSEUP_SHARE:.1f} (the tables' share)", file=sys.stderr)
+        return 2
     if args.init_from:
         # checked before the data is made: a wrong file should not cost minutes of rendering
         from ..nets import TileReader
@@ -61,7 +67,8 @@ def train(args: argparse.Namespace) -> int:
     real_up, flipped = real_orientations(real)
     log(f"real tiles: {sum(len(t) for _, t, _ in real)} ({flipped} read upside down by the "
          f"ink check)")
-    synth = synth_scenes(args.synthetic, args.seed * 1_000_003, "synthetic photos")
+    synth = synth_scenes(args.synthetic, args.seed * 1_000_003, "synthetic photos",
+                         args.pasted_share)
     scenes = real_up + synth
     meta_common = {"seed": args.seed, "real_photos": len(items),
                    "synthetic_photos": args.synthetic, "command": args.command_line}
