@@ -161,3 +161,38 @@ def test_a_freed_joker_may_share_its_new_set_with_the_joker_that_stays():
     table, rack, preset = "B5 B6 J B8 | R3 R4 R5 J", "O3 B7 K3 K5", "tournament"
     _never_wrongly_proven(table, rack, preset,
                           "B6 B7 B8 | R4 J J | K3 O3 R3 | K5 B5 R5", (4, 18))
+
+
+def _proven_best(table, rack, preset, after, best):
+    """``after`` is a legal turn laying the brute force's ``best``; the hint lays as much and
+    is proven best (with two jokers on the table only the proof by new sets proves it)."""
+    assert check_turn(table, after, rack, rules=preset).legal
+    assert brute_best(parse_table(table), rack.split(), PRESETS[preset]) == best
+    move = best_move(table, rack, preset, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert ((len(move.placed), move.points), move.exact) == (best, True), move.table
+
+
+def test_a_draw_is_proven_best_by_the_new_sets():
+    # pressman-1998: the rack's K9 frees the group's joker (it stands for K9: O, R and B are
+    # there), but a freed joker must end in a new set with two other rack tiles (000), and
+    # K11 R10 J is no meld; the run's joker (R8 or R11) has no tile on the rack, and K11, R10
+    # fit no meld beside the table's tiles (R9 R10 twice would need a second joker). Nothing
+    # can be laid: the hint is to draw, and it is proven so. A proof skipped when the best
+    # turn found is a draw leaves it unproven.
+    table, rack, preset = "J R9 R10 | O9 R9 B9 J", "K11 K9 R10", "pressman-1998"
+    assert best_move(table, rack, preset, cpu_limit=None).draws
+    _proven_best(table, rack, preset, table, (0, 0))
+
+
+def test_a_pattern_freeing_one_joker_is_proven_by_its_new_sets():
+    # pressman-1998: K11 ends the run K6 K7 K8 J K10 (the joker K9) and B5 joins K5 J R5,
+    # whose joker stays as O5: 2 tiles, 16 points. B6 fits nowhere: B5 B6 J would need the
+    # group's joker freed by that same B5 (its tile must lie beside K5 or R5), and the run's
+    # joker needs K9 from the rack (000: from the rack only); a joker freed by B5 would need
+    # a new set with two other rack tiles, and B6 K11 J is none. The patterns freeing one
+    # joker must be proven by their new sets, not left unproven.
+    table = "K5 J R5 | K6 K7 K8 J K10 | K9 K10 K11 K12 K13"
+    rack, preset = "B5 B6 K11", "pressman-1998"
+    _proven_best(table, rack, preset, "K5 J R5 B5 | K6 K7 K8 J K10 K11 | K9 K10 K11 K12 K13",
+                 (2, 16))
