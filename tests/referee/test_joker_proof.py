@@ -196,3 +196,26 @@ def test_a_pattern_freeing_one_joker_is_proven_by_its_new_sets():
     rack, preset = "B5 B6 K11", "pressman-1998"
     _proven_best(table, rack, preset, "K5 J R5 B5 | K6 K7 K8 J K10 K11 | K9 K10 K11 K12 K13",
                  (2, 16))
+
+
+def test_a_draw_is_proven_best_when_a_set_exactly_at_the_best_is_the_only_one():
+    # sabra: B4 from the rack frees the joker of R4 K4 J O4 (it stands for B4), but the
+    # freed joker needs a new set (003), and the rack has nothing more: beside R3 or K3 it
+    # would make a set holding two tiles that lay together (R3 K3) or a meld of two. The
+    # other joker stands for B3 or O3, neither on the rack, and B4 fits no meld otherwise.
+    # Nothing can be laid; a set bounded at exactly the best turn (the draw) does not beat
+    # it, so the draw is proven best.
+    table, rack, preset = "R3 K3 J | R4 K4 J O4", "B4", "sabra"
+    assert best_move(table, rack, preset, cpu_limit=None).draws
+    _proven_best(table, rack, preset, table, (0, 0))
+
+
+def test_a_proven_pattern_stays_proven_when_asked_again():
+    # pressman-1998: K4 frees the joker of K3 J K5 and O4 the joker of J O5 O6 O7 O8 (as
+    # laid it stands for O4); both freed jokers end in B7 R7 J J, a new set with two other
+    # rack tiles (000): 4 tiles, 22 points. O5 fits nowhere: a second O5 needs O4 and a
+    # joker or O6 twice, and a freed joker's set needs two other rack tiles, which O5 has
+    # with O4 only (O4 O5 J), and that O4 must then lie beside O5...O8 to free anything.
+    # The patterns proven once must stay proven, or this is left unproven.
+    table, rack, preset = "K3 J K5 | J O5 O6 O7 O8", "K4 O4 B7 R7 O5", "pressman-1998"
+    _proven_best(table, rack, preset, "K3 K4 K5 | O4 O5 O6 O7 O8 | B7 R7 J J", (4, 22))
