@@ -329,3 +329,27 @@ def test_a_solve_that_can_just_beat_the_best_found_is_still_searched(table, rack
     assert (len(move.placed), move.points) == best and move.exact, move.table
     assert brute_best(parse_table(table), parse_tiles(rack), rules) == best
     assert check_turn(table, move.table, rack, rules=rules).legal
+
+
+#: tournament: K9 frees the run's joker (it stands for K9 as laid), which joins the rack's
+#: O11 K11 R11 as their fourth (003: "part of a new set"): 4 tiles, 42 points, the four
+#: heaviest. No fifth: a second O5 or O8 needs O5 O6 O7 O8 split where no run of three is
+#: left on both sides, or a joker beside it, and the freed joker cannot join O5 or O8
+#: beside K5 or K8 (tiles of its own set); the other joker, of the group K4 O4 J, goes only
+#: for both B4 and R4 (004). O5 and O8 lie both on the rack and the table, so the freed
+#: joker's sets are tried with their tiles from either.
+RACK_OR_TABLE = ("K5 K6 K7 K8 J | K4 O4 J | B4 B5 B6 | O5 O6 O7 O8", "K9 O11 K11 O5 O8 R11",
+                 "tournament",
+                 "K5 K6 K7 K8 K9 | K4 O4 J | B4 B5 B6 | O5 O6 O7 O8 | O11 K11 R11 J", (4, 42))
+
+
+def test_a_freed_joker_whose_sets_could_take_tiles_from_the_rack_or_the_table():
+    table, rack, preset, after, best = RACK_OR_TABLE
+    move = hint_beside_worked_out(table, rack, PRESETS[preset], after)
+    assert (len(move.placed), move.points) == best, move.table
+
+
+@pytest.mark.slow
+def test_a_freed_joker_whose_sets_could_take_tiles_from_the_rack_or_the_table_brute():
+    table, rack, preset, _, best = RACK_OR_TABLE  # the brute force: half a minute
+    assert brute_best(parse_table(table), parse_tiles(rack), PRESETS[preset]) == best
