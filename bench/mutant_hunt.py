@@ -13,7 +13,7 @@ printed is a candidate test: its best is then worked out by hand and held to the
 of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
-        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker]
+        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds]
         [--presets sabra,tournament] [--exact]
 """
 
@@ -110,6 +110,7 @@ def _families():
     from tests.referee.test_hints import _small_case
     from tests.referee.test_joker_merges import meeting_case
     from tests.referee.test_joker_proof import _two_joker_melds
+    from tests.referee.test_joker_third_copies import third_copy_case
 
     def two(rng):
         drawn = _two_joker_melds(rng)
@@ -130,7 +131,7 @@ def _families():
         return table, list(rack) + [JOKER]
 
     return {"exchanges": _exchanges, "small": _small_case, "meeting": meeting_case,
-            "two": two, "rack-joker": rack_joker}
+            "two": two, "rack-joker": rack_joker, "thirds": third_copy_case}
 
 
 def main(argv=None) -> int:
