@@ -353,3 +353,14 @@ def test_a_freed_joker_whose_sets_could_take_tiles_from_the_rack_or_the_table():
 def test_a_freed_joker_whose_sets_could_take_tiles_from_the_rack_or_the_table_brute():
     table, rack, preset, _, best = RACK_OR_TABLE  # the brute force: half a minute
     assert brute_best(parse_table(table), parse_tiles(rack), PRESETS[preset]) == best
+
+
+def test_a_hint_to_draw_leaves_the_table_as_it_lies():
+    # sabra: R1 R2 could go down only as R1 R2 J with the joker of J K4 K5 K6, which stands
+    # for K3 (003: taken only for its tile, K3, not on the rack); B7 B8 B9 takes neither.
+    # The hint is to draw, and a player who draws moves nothing: the table comes back as
+    # given, its melds in their order, with no steps.
+    table = parse_table("B7 B8 B9 | J K4 K5 K6")
+    move = best_move(table, "R1 R2", "sabra", cpu_limit=None)
+    assert move.draws and move.exact and move.steps == ()
+    assert move.table == table and str(move.table) == "B7 B8 B9 | J K4 K5 K6"
