@@ -364,3 +364,15 @@ def test_a_hint_to_draw_leaves_the_table_as_it_lies():
     move = best_move(table, "R1 R2", "sabra", cpu_limit=None)
     assert move.draws and move.exact and move.steps == ()
     assert move.table == table and str(move.table) == "B7 B8 B9 | J K4 K5 K6"
+
+
+def test_a_hint_from_the_joker_search_says_what_stays_on_the_rack():
+    # sabra: K7 goes on J K4 K5 K6, whose joker stays K3 (003: "A set containing a joker can
+    # have tiles added to it"); R1 R2 could go down only as R1 R2 J with that joker, which is
+    # taken only for its tile, K3, not on the rack; O13 fits nowhere. The hint lays K7
+    # (1 tile, 7 points) and the player keeps R1 R2 O13.
+    table, rack, rules = "J K4 K5 K6", "R1 R2 K7 O13", PRESETS["sabra"]
+    assert brute_best(parse_table(table), parse_tiles(rack), rules) == (1, 7)
+    move = hint_beside_worked_out(table, rack, rules, "J K4 K5 K6 K7")
+    assert [str(t) for t in move.placed] == ["K7"] and move.exact, move.table
+    assert sorted(map(str, move.remaining)) == ["O13", "R1", "R2"]
