@@ -376,3 +376,16 @@ def test_a_hint_from_the_joker_search_says_what_stays_on_the_rack():
     move = hint_beside_worked_out(table, rack, rules, "J K4 K5 K6 K7")
     assert [str(t) for t in move.placed] == ["K7"] and move.exact, move.table
     assert sorted(map(str, move.remaining)) == ["O13", "R1", "R2"]
+
+
+def test_a_hint_as_good_as_the_free_move_with_the_joker_melds_untouched_is_proven():
+    # sabra-way: the joker of R9 J K9 B9 stands for O9 (not on the rack), and a meld holding
+    # a joker may only be added to (004), which a group of four cannot be. The rack lays
+    # K8 R8 J (its own joker, 30 points on the rack: 46) rather than R7 R8 J (45); K8 and
+    # R7 never go down together. The free move (jokers anywhere, the bound) is no legal
+    # turn here, and the turn that leaves R9 J K9 B9 as it lies lays as much: it reaches
+    # the bound, so the hint is proven best.
+    table, rack, rules = "R9 J K9 B9", "R7 K8 R8 J", PRESETS["sabra-way"]
+    assert brute_best(parse_table(table), parse_tiles(rack), rules) == (3, 46)
+    move = hint_beside_worked_out(table, rack, rules, "R9 J K9 B9 | K8 R8 J")
+    assert (len(move.placed), move.points, move.exact) == (3, 46, True), move.table
