@@ -389,3 +389,14 @@ def test_a_hint_as_good_as_the_free_move_with_the_joker_melds_untouched_is_prove
     assert brute_best(parse_table(table), parse_tiles(rack), rules) == (3, 46)
     move = hint_beside_worked_out(table, rack, rules, "R9 J K9 B9 | K8 R8 J")
     assert (len(move.placed), move.points, move.exact) == (3, 46, True), move.table
+
+
+def test_the_rack_joker_alone_is_laid_when_nothing_else_fits():
+    # sabra-way: the group O2 J R2 B2 is full and may only be added to (004), and its
+    # joker stands for K2, not on the rack. The rack's joker goes on B4 B5 B6 (as B3 or
+    # B7): 1 tile, worth its 30 points on the rack. R3 and O6 fit nowhere, even beside that
+    # joker (R3 J or O6 J would need a third tile). Laying the joker beats drawing.
+    table, rack, rules = "O2 J R2 B2 | B4 B5 B6", "R3 O6 J", PRESETS["sabra-way"]
+    assert brute_best(parse_table(table), parse_tiles(rack), rules) == (1, 30)
+    move = hint_beside_worked_out(table, rack, rules, "O2 J R2 B2 | B4 B5 B6 J")
+    assert [str(t) for t in move.placed] == ["J"] and move.points == 30, move.table
