@@ -347,6 +347,8 @@ def test_a_freed_joker_whose_sets_could_take_tiles_from_the_rack_or_the_table():
     table, rack, preset, after, best = RACK_OR_TABLE
     move = hint_beside_worked_out(table, rack, PRESETS[preset], after)
     assert (len(move.placed), move.points) == best, move.table
+    # proven or not, the API says so with a boolean (JSON true or false, never null)
+    assert isinstance(move.exact, bool) and isinstance(move.to_dict()["exact"], bool)
 
 
 @pytest.mark.slow
