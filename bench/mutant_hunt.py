@@ -7,12 +7,14 @@ table asks ``best_move`` once with the real code and once per mutant (mutmut's t
 switch on ``MUTANT_UNDER_TEST`` at each call, so one process serves every mutant). It prints
 each table where a mutant's hint crashes, is illegal, is worse while said to be proven
 (a wrong proof: the real hint beats it), or is only worse (a test holding that table's best
-kills it). A table printed is a candidate test: its best is then worked out by hand and held
-to the brute force of ``tests/referee/test_hints.py``, never taken from the code.
+kills it); with ``--exact``, also where it finds the same hint but leaves it unproven while
+the real code proves it best (a test asserting ``Move.exact`` there kills it). A table
+printed is a candidate test: its best is then worked out by hand and held to the brute force
+of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
-        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker]
-        [--presets sabra,tournament]
+        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds]
+        [--presets sabra,tournament] [--exact]
 """
 
 from __future__ import annotations
@@ -108,6 +110,7 @@ def _families():
     from tests.referee.test_hints import _small_case
     from tests.referee.test_joker_merges import meeting_case
     from tests.referee.test_joker_proof import _two_joker_melds
+    from tests.referee.test_joker_third_copies import third_copy_case
 
     def two(rng):
         drawn = _two_joker_melds(rng)
@@ -128,7 +131,7 @@ def _families():
         return table, list(rack) + [JOKER]
 
     return {"exchanges": _exchanges, "small": _small_case, "meeting": meeting_case,
-            "two": two, "rack-joker": rack_joker}
+            "two": two, "rack-joker": rack_joker, "thirds": third_copy_case}
 
 
 def main(argv=None) -> int:
@@ -138,6 +141,10 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", default="hunt")
     ap.add_argument("--families", default="exchanges,small,meeting,two,rack-joker")
     ap.add_argument("--presets", default="sabra,sabra-way,pressman-1998,tournament")
+    ap.add_argument("--exact", action="store_true",
+                    help="also print tables where the mutant finds the same hint but does not "
+                         "prove it best while the real code does (a test asserting "
+                         "`Move.exact` there kills it)")
     ap.add_argument("--workdir", type=Path,
                     default=Path(tempfile.gettempdir()) / "rummiref-mutant-hunt")
     args = ap.parse_args(argv)
@@ -193,6 +200,8 @@ def main(argv=None) -> int:
                 kind = "illegal"
             elif got[:2] < real[:2]:
                 kind = "wrongly proven" if got[2] else "worse"
+            elif args.exact and got[:2] == real[:2] and real[2] and not got[2]:
+                kind = "not proven"
             else:
                 continue
             told[name] += 1

@@ -329,3 +329,76 @@ def test_a_solve_that_can_just_beat_the_best_found_is_still_searched(table, rack
     assert (len(move.placed), move.points) == best and move.exact, move.table
     assert brute_best(parse_table(table), parse_tiles(rack), rules) == best
     assert check_turn(table, move.table, rack, rules=rules).legal
+
+
+#: tournament: K9 frees the run's joker (it stands for K9 as laid), which joins the rack's
+#: O11 K11 R11 as their fourth (003: "part of a new set"): 4 tiles, 42 points, the four
+#: heaviest. No fifth: a second O5 or O8 needs O5 O6 O7 O8 split where no run of three is
+#: left on both sides, or a joker beside it, and the freed joker cannot join O5 or O8
+#: beside K5 or K8 (tiles of its own set); the other joker, of the group K4 O4 J, goes only
+#: for both B4 and R4 (004). O5 and O8 lie both on the rack and the table, so the freed
+#: joker's sets are tried with their tiles from either.
+RACK_OR_TABLE = ("K5 K6 K7 K8 J | K4 O4 J | B4 B5 B6 | O5 O6 O7 O8", "K9 O11 K11 O5 O8 R11",
+                 "tournament",
+                 "K5 K6 K7 K8 K9 | K4 O4 J | B4 B5 B6 | O5 O6 O7 O8 | O11 K11 R11 J", (4, 42))
+
+
+def test_a_freed_joker_whose_sets_could_take_tiles_from_the_rack_or_the_table():
+    table, rack, preset, after, best = RACK_OR_TABLE
+    move = hint_beside_worked_out(table, rack, PRESETS[preset], after)
+    assert (len(move.placed), move.points) == best, move.table
+    # proven or not, the API says so with a boolean (JSON true or false, never null)
+    assert isinstance(move.exact, bool) and isinstance(move.to_dict()["exact"], bool)
+
+
+@pytest.mark.slow
+def test_a_freed_joker_whose_sets_could_take_tiles_from_the_rack_or_the_table_brute():
+    table, rack, preset, _, best = RACK_OR_TABLE  # the brute force: 35 s of CPU
+    assert brute_best(parse_table(table), parse_tiles(rack), PRESETS[preset]) == best
+
+
+def test_a_hint_to_draw_leaves_the_table_as_it_lies():
+    # sabra: R1 R2 could go down only as R1 R2 J with the joker of J K4 K5 K6, which stands
+    # for K3 (003: taken only for its tile, K3, not on the rack); B7 B8 B9 takes neither.
+    # The hint is to draw, and a player who draws moves nothing: the table comes back as
+    # given, its melds in their order, with no steps.
+    table = parse_table("B7 B8 B9 | J K4 K5 K6")
+    move = best_move(table, "R1 R2", "sabra", cpu_limit=None)
+    assert move.draws and move.exact and move.steps == ()
+    assert move.table == table and str(move.table) == "B7 B8 B9 | J K4 K5 K6"
+
+
+def test_a_hint_from_the_joker_search_says_what_stays_on_the_rack():
+    # sabra: K7 goes on J K4 K5 K6, whose joker stays K3 (003: "A set containing a joker can
+    # have tiles added to it"); R1 R2 could go down only as R1 R2 J with that joker, which is
+    # taken only for its tile, K3, not on the rack; O13 fits nowhere. The hint lays K7
+    # (1 tile, 7 points) and the player keeps R1 R2 O13.
+    table, rack, rules = "J K4 K5 K6", "R1 R2 K7 O13", PRESETS["sabra"]
+    assert brute_best(parse_table(table), parse_tiles(rack), rules) == (1, 7)
+    move = hint_beside_worked_out(table, rack, rules, "J K4 K5 K6 K7")
+    assert [str(t) for t in move.placed] == ["K7"] and move.exact, move.table
+    assert sorted(map(str, move.remaining)) == ["O13", "R1", "R2"]
+
+
+def test_a_hint_as_good_as_the_free_move_with_the_joker_melds_untouched_is_proven():
+    # sabra-way: the joker of R9 J K9 B9 stands for O9 (not on the rack), and a meld holding
+    # a joker may only be added to (004), which a group of four cannot be. The rack lays
+    # K8 R8 J (its own joker, 30 points on the rack: 46) rather than R7 R8 J (45); K8 and
+    # R7 never go down together. The free move (jokers anywhere, the bound) is no legal
+    # turn here, and the turn that leaves R9 J K9 B9 as it lies lays as much: it reaches
+    # the bound, so the hint is proven best.
+    table, rack, rules = "R9 J K9 B9", "R7 K8 R8 J", PRESETS["sabra-way"]
+    assert brute_best(parse_table(table), parse_tiles(rack), rules) == (3, 46)
+    move = hint_beside_worked_out(table, rack, rules, "R9 J K9 B9 | K8 R8 J")
+    assert (len(move.placed), move.points, move.exact) == (3, 46, True), move.table
+
+
+def test_the_rack_joker_alone_is_laid_when_nothing_else_fits():
+    # sabra-way: the group O2 J R2 B2 is full and may only be added to (004), and its
+    # joker stands for K2, not on the rack. The rack's joker goes on B4 B5 B6 (as B3 or
+    # B7): 1 tile, worth its 30 points on the rack. R3 and O6 fit nowhere, even beside that
+    # joker (R3 J or O6 J would need a third tile). Laying the joker beats drawing.
+    table, rack, rules = "O2 J R2 B2 | B4 B5 B6", "R3 O6 J", PRESETS["sabra-way"]
+    assert brute_best(parse_table(table), parse_tiles(rack), rules) == (1, 30)
+    move = hint_beside_worked_out(table, rack, rules, "O2 J R2 B2 | B4 B5 B6 J")
+    assert [str(t) for t in move.placed] == ["J"] and move.points == 30, move.table

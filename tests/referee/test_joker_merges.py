@@ -158,3 +158,15 @@ def test_hints_on_small_tables_with_two_joker_melds_are_the_best_legal_turn(pres
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_hints_on_small_tables_with_two_joker_melds_are_the_best_legal_turn_many(preset):
     _compare(preset, f"merges-many-{preset}", 2000)
+
+
+def test_joker_melds_that_could_meet_with_both_jokers_staying_under_sabra_way():
+    # sabra-way: R3 J R5 and J R7 R8 could become one run, R3 to R8, both jokers staying
+    # (R4, R6), but a meld holding a joker may only be added to (004: "A meld containing a
+    # Joker may not be manipulated"), and nothing on the rack adds to either (no R2, R6, R9),
+    # nor takes a joker (no R4 or R6). O3 O4 needs O2 or O5, B3 O3 a third 3 (the only one
+    # on the table, R3, lies in a joker meld); R10 alone is no meld. The hint is to draw.
+    table, rack, rules = "R3 J R5 | J R7 R8", "O4 B3 O3 R10", PRESETS["sabra-way"]
+    assert brute_best(parse_table(table), rack.split(), rules) == (0, 0)
+    move = hint_beside_worked_out(table, rack, rules, table)
+    assert move.draws and move.table == parse_table(table), move.table

@@ -161,3 +161,61 @@ def test_a_freed_joker_may_share_its_new_set_with_the_joker_that_stays():
     table, rack, preset = "B5 B6 J B8 | R3 R4 R5 J", "O3 B7 K3 K5", "tournament"
     _never_wrongly_proven(table, rack, preset,
                           "B6 B7 B8 | R4 J J | K3 O3 R3 | K5 B5 R5", (4, 18))
+
+
+def _proven_best(table, rack, preset, after, best):
+    """``after`` is a legal turn laying the brute force's ``best``; the hint lays as much and
+    is proven best (with two jokers on the table only the proof by new sets proves it)."""
+    assert check_turn(table, after, rack, rules=preset).legal
+    assert brute_best(parse_table(table), rack.split(), PRESETS[preset]) == best
+    move = best_move(table, rack, preset, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert ((len(move.placed), move.points), move.exact) == (best, True), move.table
+
+
+def test_a_draw_is_proven_best_by_the_new_sets():
+    # pressman-1998: the rack's K9 frees the group's joker (it stands for K9: O, R and B are
+    # there), but a freed joker must end in a new set with two other rack tiles (000), and
+    # K11 R10 J is no meld; the run's joker (R8 or R11) has no tile on the rack, and K11, R10
+    # fit no meld beside the table's tiles (R9 R10 twice would need a second joker). Nothing
+    # can be laid: the hint is to draw, and it is proven so. A proof skipped when the best
+    # turn found is a draw leaves it unproven.
+    table, rack, preset = "J R9 R10 | O9 R9 B9 J", "K11 K9 R10", "pressman-1998"
+    assert best_move(table, rack, preset, cpu_limit=None).draws
+    _proven_best(table, rack, preset, table, (0, 0))
+
+
+def test_a_pattern_freeing_one_joker_is_proven_by_its_new_sets():
+    # pressman-1998: K11 ends the run K6 K7 K8 J K10 (the joker K9) and B5 joins K5 J R5,
+    # whose joker stays as O5: 2 tiles, 16 points. B6 fits nowhere: B5 B6 J would need the
+    # group's joker freed by that same B5 (its tile must lie beside K5 or R5), and the run's
+    # joker needs K9 from the rack (000: from the rack only); a joker freed by B5 would need
+    # a new set with two other rack tiles, and B6 K11 J is none. The patterns freeing one
+    # joker must be proven by their new sets, not left unproven.
+    table = "K5 J R5 | K6 K7 K8 J K10 | K9 K10 K11 K12 K13"
+    rack, preset = "B5 B6 K11", "pressman-1998"
+    _proven_best(table, rack, preset, "K5 J R5 B5 | K6 K7 K8 J K10 K11 | K9 K10 K11 K12 K13",
+                 (2, 16))
+
+
+def test_a_draw_is_proven_best_when_a_set_exactly_at_the_best_is_the_only_one():
+    # sabra: B4 from the rack frees the joker of R4 K4 J O4 (it stands for B4), but the
+    # freed joker needs a new set (003), and the rack has nothing more: beside R3 or K3 it
+    # would make a set holding two tiles that lay together (R3 K3) or a meld of two. The
+    # other joker stands for B3 or O3, neither on the rack, and B4 fits no meld otherwise.
+    # Nothing can be laid; a set bounded at exactly the best turn (the draw) does not beat
+    # it, so the draw is proven best.
+    table, rack, preset = "R3 K3 J | R4 K4 J O4", "B4", "sabra"
+    assert best_move(table, rack, preset, cpu_limit=None).draws
+    _proven_best(table, rack, preset, table, (0, 0))
+
+
+def test_a_proven_pattern_stays_proven_when_asked_again():
+    # pressman-1998: K4 frees the joker of K3 J K5 and O4 the joker of J O5 O6 O7 O8 (as
+    # laid it stands for O4); both freed jokers end in B7 R7 J J, a new set with two other
+    # rack tiles (000): 4 tiles, 22 points. O5 fits nowhere: a second O5 needs O4 and a
+    # joker or O6 twice, and a freed joker's set needs two other rack tiles, which O5 has
+    # with O4 only (O4 O5 J), and that O4 must then lie beside O5...O8 to free anything.
+    # The patterns proven once must stay proven, or this is left unproven.
+    table, rack, preset = "K3 J K5 | J O5 O6 O7 O8", "K4 O4 B7 R7 O5", "pressman-1998"
+    _proven_best(table, rack, preset, "K3 K4 K5 | O4 O5 O6 O7 O8 | B7 R7 J J", (4, 22))

@@ -100,3 +100,20 @@ def test_two_freed_jokers_in_sets_of_their_own_beside_a_tile_that_needs_a_third(
     move = hint_beside_worked_out(table, rack, rules, after)
     assert sorted(map(str, move.placed)) == sorted("R13 K4 O6 R6 K12".split()), move.table
     assert move.exact
+
+
+def test_one_joker_freed_where_the_search_also_tries_a_set_for_each_joker():
+    # tournament: R3 exchanges the joker of the group of four O3 J K3 B3 (it stands for R3;
+    # 004 asks both missing colours only of a group of three). The freed joker takes a B3
+    # of the group of three beside the rack's B4 (J B3 B4: a new set, no tile of its own
+    # meld); the group of three keeps its joker with the other O3 (J B3 O3), and K3 O3 R3
+    # is the group R3 went to: 2 tiles, 7 points. R5 fits nowhere (R3 R4 R5 would need an
+    # R4 or a joker, and R3 frees one only beside O3 K3 B3); O1 needs O1 J O3, and then no
+    # joker is left for B4 (R3 O1: 4 points). Both jokers are never freed: the group of
+    # three's needs K3 and R3 both (004), and the other's R3 is the only one. The brute
+    # force agrees.
+    table, rack, rules = "B3 J O3 | O3 J K3 B3", "R3 B4 O1 R5", PRESETS["tournament"]
+    after = "J B3 O3 | K3 O3 R3 | J B3 B4"
+    assert brute_best(parse_table(table), rack.split(), rules) == (2, 7)
+    move = hint_beside_worked_out(table, rack, rules, after)
+    assert (len(move.placed), move.points) == (2, 7), move.table
