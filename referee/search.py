@@ -316,24 +316,40 @@ class _Search:
             self.step_cache = [dict() for _ in range(self.end)]
         else:
             self._share(*shared)
-        # lexicographic objective (tiles, then points): each optional tile weighs _BIG + points
-        self.unit = _BIG if wj >= _BIG or any(x >= _BIG for row in weight for x in row) else 0
-        self.units = opt_j + sum(avail[v][c] - must[v][c] for v in range(n) for c in range(NCOL))
-        # no weights: the only question is whether everything can be laid
-        self.feasibility = not wj and not any(x for row in weight for x in row)
-        # best value still to gain from each position on: every optional tile and joker laid
-        ub = [0] * (self.end + 1)
-        ub[self.end] = opt_j * wj
-        for pos in range(self.end - 1, -1, -1):
-            v, c = divmod(pos, NCOL)
-            ub[pos] = ub[pos + 1] + (avail[v][c] - must[v][c]) * weight[v][c]
+        # Worked out in one pass over the rows, from the last number down (a hint search
+        # sets up thousands of solves):
+        # * ``unit``: the lexicographic objective (tiles, then points): each optional tile
+        #   weighs _BIG + points;
+        # * ``units``: the optional tiles and jokers;
+        # * ``feasibility``: no weights: the only question is whether everything can be laid;
+        # * ``ub[pos]``: the best value still to gain from each position on (every optional
+        #   tile and joker laid);
+        # * ``group_room[pos]``: the most tiles the later colours of the same number could add
+        #   to its groups (three with a third copy).
+        end = self.end
+        ub = [0] * (end + 1)
+        top = ub[end] = opt_j * wj
+        room = [0] * end
+        units, heaviest = opt_j, wj
+        pos = end
+        for v in range(n - 1, -1, -1):
+            (a0, a1, a2, a3), (m0, m1, m2, m3), (w0, w1, w2, w3) = avail[v], must[v], weight[v]
+            for w in (w0, w1, w2, w3):
+                if w > heaviest:
+                    heaviest = w
+            units += a0 - m0 + a1 - m1 + a2 - m2 + a3 - m3
+            ub[pos - 1] = top = top + (a3 - m3) * w3
+            ub[pos - 2] = top = top + (a2 - m2) * w2
+            ub[pos - 3] = top = top + (a1 - m1) * w1
+            ub[pos - 4] = top = top + (a0 - m0) * w0
+            c3 = a3 if a3 < 3 else 3
+            c2 = (a2 if a2 < 3 else 3) + c3
+            room[pos - 4], room[pos - 3], room[pos - 2] = (a1 if a1 < 3 else 3) + c2, c2, c3
+            pos -= 4
+        self.unit = _BIG if heaviest >= _BIG else 0
+        self.units = units
+        self.feasibility = not heaviest and not wj and not any(w for row in weight for w in row)
         self.ub = ub
-        # most tiles the later colours of the same number could add to its groups (three with
-        # a third copy)
-        room = []
-        for row in avail:
-            capped = [k if k < 3 else 3 for k in row]
-            room += [capped[1] + capped[2] + capped[3], capped[2] + capped[3], capped[3], 0]
         self.group_room = room
 
     def _share(self, store: dict, ids: list) -> None:
@@ -505,13 +521,16 @@ class _Search:
         """The best value still to gain from this position and key (_NEG: impossible), if it
         is more than ``alpha``; otherwise some number <= alpha (the caller cannot use more).
         Exact values are memoised in ``memo``, "at most" answers in ``bound``."""
-        memo = self.memo[pos]
-        val = memo.get(key)
+        val = self.memo[pos].get(key)
         if val is not None:
             return val
+        return self.value_unknown(pos, key, alpha)
+
+    def value_unknown(self, pos, key, alpha):
+        """:meth:`value` for a key the memo does not hold (the search's own recursion: each
+        caller has just looked in the memo itself)."""
         if pos == self.end:
-            val = self.terminal(key)
-            memo[key] = val
+            val = self.memo[pos][key] = self.terminal(key)
             return val
         bound = self.bound[pos].get(key)
         if bound is not None and bound <= alpha:
@@ -521,14 +540,15 @@ class _Search:
             # fewer left too
             dead = self.dead[pos].get(key & _NOT_J)
             if dead is not None and dead <= (key >> _SHIFT_J) & 3:
-                memo[key] = _NEG
+                self.memo[pos][key] = _NEG
                 return _NEG
         ub = self.ub[pos]
         if ub <= alpha:
             return ub
-        if self.budget is not None:
-            self.budget -= 1
-            if self.budget < 0:
+        budget = self.budget
+        if budget is not None:
+            self.budget = budget - 1
+            if budget < 1:
                 raise _OutOfBudget
         best = _NEG
         floor = alpha  # what a child must beat to matter: max(best, alpha)
@@ -538,12 +558,10 @@ class _Search:
         # the moves depend on the position, this colour's runs and the high fields of the key
         # (positions take 10 bits: 4 colours x up to 150 numbers for max_score_counts)
         tkey = (key >> _SHIFT_J) << 16 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 10 | pos
-        step_cache = self.step_cache[pos]
-        steps = step_cache.get(tkey)
+        steps = self.step_cache[pos].get(tkey)
         if steps is None:
-            steps = step_cache[tkey] = self._steps(pos, key)
-        value = self.value
-        first = self.first
+            steps = self.step_cache[pos][tkey] = self._steps(pos, key)
+        deeper = self.value_unknown
         for delta, dw in steps:
             if dw + ub_next <= floor:
                 break  # even the best future cannot beat what we have (nor can the later
@@ -551,21 +569,21 @@ class _Search:
             nk = key + delta
             child = memo_next.get(nk)
             if child is None:
-                child = value(nxt, nk, floor - dw)
+                child = deeper(nxt, nk, floor - dw)
             if child > _NEG and dw + child > best:
                 best = dw + child
                 if best > floor:
                     floor = best
-                    if first and best > alpha:
+                    if self.first and best > alpha:
                         # the question is only whether anything beats alpha: this value
                         # is reached (the most may be more), and is not memoised
                         return best
                 if best >= ub:
                     break
-        used = (key >> _SHIFT_J) & 3
         if best > alpha or alpha == _NEG:
-            memo[key] = best  # exact: every child that could beat it was searched fully
+            self.memo[pos][key] = best  # exact: every child that could beat it was searched
             if best == _NEG and self.relaxed:
+                used = (key >> _SHIFT_J) & 3
                 known = self.dead[pos].get(key & _NOT_J)
                 if known is None or used < known:
                     self.dead[pos][key & _NOT_J] = used
@@ -589,9 +607,10 @@ class _Search:
             if dead is not None and dead <= used:
                 memo[key] = _NEG
                 return _NEG
-        if self.budget is not None:
-            self.budget -= 1
-            if self.budget < 0:
+        budget = self.budget
+        if budget is not None:
+            self.budget = budget - 1
+            if budget < 1:
                 raise _OutOfBudget
         nxt = pos + 1
         memo_next = self.memo[nxt]
