@@ -121,7 +121,11 @@ _NOT_J = ~(3 << _SHIFT_J)
 # spawning new runs everywhere.
 
 _OPTIONS: dict = {}
+#: the moves of every situation met (see :meth:`_Search._steps`): for each local situation of
+#: one colour at one number (a tuple, the same for every search that meets it), a table of the
+#: moves by the key's high fields and this colour's runs (one number)
 _STEPS: dict = {}
+_STEPS_HELD = [0]  #: moves lists in those tables
 
 
 def _options(sc, jl, must, avail, w, cap1, cap2, number, zero_jokers, joker_starts, relaxed):
@@ -307,7 +311,7 @@ class _Search:
         self.threshold = threshold
         self.zero_jokers = zero_jokers
         self.end = n * NCOL
-        self._cell = [None] * self.end  # see _steps
+        self._cell = [None] * self.end  # each position's table of moves (see _steps)
         if shared is None:
             self.memo = [dict() for _ in range(self.end + 1)]
             self.dead = [dict() for _ in range(self.end + 1)]
@@ -486,19 +490,23 @@ class _Search:
         v, c = divmod(pos, NCOL)
         shift = _BITS * c
         sc = (key >> shift) & _CMASK
-        # what the list depends on at this position, whatever the key: made once a search
-        # (numbers only, no tuple inside: a key of numbers is untracked by the garbage
-        # collector the first time it looks, and is not looked at again)
-        cell = self._cell[pos]
-        if cell is None:
+        # what the list depends on at this position, whatever the key, is looked up once a
+        # search: its table of moves (numbers only in the keys, no tuple inside: a key of
+        # numbers is untracked by the garbage collector the first time it looks, and is not
+        # looked at again)
+        table = self._cell[pos]
+        if table is None:
             cap1, cap2 = self._caps(v, c)
-            cell = self._cell[pos] = (
-                c, self.must[v][c], self.avail[v][c], self.weight[v][c], cap1, cap2,
-                self.group_room[pos], self.jokers, self.relaxed,
-                not self.relaxed or v + 1 >= self.n - 3,
-                self.threshold and v + 1, self.threshold, self.threshold and self.zero_jokers)
-        gkey = cell + (sc, key >> _SHIFT_J)
-        steps = _STEPS.get(gkey)
+            cell = (c, self.must[v][c], self.avail[v][c], self.weight[v][c], cap1, cap2,
+                    self.group_room[pos], self.jokers, self.relaxed,
+                    not self.relaxed or v + 1 >= self.n - 3,
+                    self.threshold and v + 1, self.threshold, self.threshold and self.zero_jokers)
+            table = _STEPS.get(cell)
+            if table is None:
+                table = _STEPS[cell] = {}
+            self._cell[pos] = table
+        tkey = (key >> _SHIFT_J) << _BITS | sc
+        steps = table.get(tkey)
         if steps is not None:
             return steps
         if c == NCOL - 1:
@@ -512,9 +520,13 @@ class _Search:
                 if g1 and g1 + spare - ((ck >> _SHIFT_J) & 3) < 3 * max((ck >> _SHIFT_M) & 3, 1):
                     continue
                 out.append((ck - key, dw))
-        if len(_STEPS) > 50_000:  # about 20 MB; what is dropped is rebuilt on demand
+        if _STEPS_HELD[0] > 50_000:  # about 20 MB; what is dropped is rebuilt on demand
+            for held in _STEPS.values():
+                held.clear()  # (searches still running hold some of these tables)
             _STEPS.clear()
-        steps = _STEPS[gkey] = tuple(out)
+            _STEPS_HELD[0] = 0
+        _STEPS_HELD[0] += 1
+        steps = table[tkey] = tuple(out)
         return steps
 
     def value(self, pos, key, alpha=_NEG):
