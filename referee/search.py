@@ -123,7 +123,9 @@ _NOT_J = ~(3 << _SHIFT_J)
 _OPTIONS: dict = {}
 #: the moves of every situation met (see :meth:`_Search._steps`): for each local situation of
 #: one colour at one number (a tuple, the same for every search that meets it), a table of the
-#: moves by the key's high fields and this colour's runs (one number)
+#: moves by the key's high fields, the jokers left and this colour's runs (one number); and,
+#: for the same situation less the weight of a tile (a shorter tuple), the moves with the
+#: tiles each lays in place of its weight, from which a table for any weight is made at once
 _STEPS: dict = {}
 _STEPS_HELD = [0]  #: moves lists in those tables
 
@@ -312,6 +314,7 @@ class _Search:
         self.zero_jokers = zero_jokers
         self.end = n * NCOL
         self._cell = [None] * self.end  # each position's table of moves (see _steps)
+        self._tiles = [None] * self.end  # and of the tiles its moves lay
         if shared is None:
             self.memo = [dict() for _ in range(self.end + 1)]
             self.dead = [dict() for _ in range(self.end + 1)]
@@ -484,49 +487,63 @@ class _Search:
     def _steps(self, pos, key):
         """Every move from this position as (key delta, weight), in search order. The list
         depends only on the tiles at this number and the next two, this colour's runs, the
-        jokers used and the group tallies of the number so far: it is shared by all searches
+        jokers left and the group tallies of the number so far: it is shared by all searches
         (a process-wide cache) and computed once for each of those (the moves of
-        :meth:`children`, less the groups begun that can no longer reach 3 tiles)."""
+        :meth:`children`, less the groups begun that can no longer reach 3 tiles). Each move
+        weighs the optional tiles it lays times the weight of this colour and number, so the
+        lists of situations that differ only in that weight are made from one list of moves
+        with the tiles each lays (asked about far more often than made)."""
         v, c = divmod(pos, NCOL)
-        shift = _BITS * c
-        sc = (key >> shift) & _CMASK
-        # what the list depends on at this position, whatever the key, is looked up once a
-        # search: its table of moves (numbers only in the keys, no tuple inside: a key of
-        # numbers is untracked by the garbage collector the first time it looks, and is not
-        # looked at again)
+        sc = (key >> (_BITS * c)) & _CMASK
+        # (numbers only in the keys, no tuple inside: a key of numbers is untracked by the
+        # garbage collector the first time it looks, and is not looked at again)
+        tkey = (key >> _SHIFT_G) << 8 | (self.jokers - ((key >> _SHIFT_J) & 3)) << _BITS | sc
         table = self._cell[pos]
         if table is None:
+            # what the list depends on at this position, whatever the key: looked up once a
+            # search
             cap1, cap2 = self._caps(v, c)
-            cell = (c, self.must[v][c], self.avail[v][c], self.weight[v][c], cap1, cap2,
-                    self.group_room[pos], self.jokers, self.relaxed,
-                    not self.relaxed or v + 1 >= self.n - 3,
+            cell = (c, self.must[v][c], self.avail[v][c], cap1, cap2, self.group_room[pos],
+                    self.relaxed, not self.relaxed or v + 1 >= self.n - 3,
                     self.threshold and v + 1, self.threshold, self.threshold and self.zero_jokers)
-            table = _STEPS.get(cell)
+            weighed = cell + (self.weight[v][c],)
+            table = _STEPS.get(weighed)
             if table is None:
-                table = _STEPS[cell] = {}
+                table = _STEPS[weighed] = {}
+            tiles = _STEPS.get(cell)
+            if tiles is None:
+                tiles = _STEPS[cell] = {}
             self._cell[pos] = table
-        tkey = (key >> _SHIFT_J) << _BITS | sc
+            self._tiles[pos] = tiles
         steps = table.get(tkey)
         if steps is not None:
             return steps
-        if c == NCOL - 1:
-            out = [(ck - key, dw) for dw, ck, _ in self.children(pos, key)]
-        else:
-            out = []
-            spare = self.jokers + self.group_room[pos]
-            for dw, ck, _ in self.children(pos, key):
-                g1 = (ck >> _SHIFT_G) & 15
-                # groups begun at this number must still be able to reach 3 tiles
-                if g1 and g1 + spare - ((ck >> _SHIFT_J) & 3) < 3 * max((ck >> _SHIFT_M) & 3, 1):
-                    continue
-                out.append((ck - key, dw))
+        tiles = self._tiles[pos]
+        laid = tiles.get(tkey)
+        if laid is None:
+            must = self.must[v][c]
+            if c == NCOL - 1:
+                laid = [(ck - key, dec[0] - must) for _, ck, dec in self.children(pos, key)]
+            else:
+                laid = []
+                spare = self.jokers + self.group_room[pos]
+                for _, ck, dec in self.children(pos, key):
+                    g1 = (ck >> _SHIFT_G) & 15
+                    # groups begun at this number must still be able to reach 3 tiles
+                    if g1 and g1 + spare - ((ck >> _SHIFT_J) & 3) < 3 * max(
+                            (ck >> _SHIFT_M) & 3, 1):
+                        continue
+                    laid.append((ck - key, dec[0] - must))
+            laid = tiles[tkey] = tuple(laid)
+            _STEPS_HELD[0] += 1
+        w = self.weight[v][c]
+        steps = table[tkey] = tuple([(delta, k * w) for delta, k in laid])
         if _STEPS_HELD[0] > 50_000:  # about 20 MB; what is dropped is rebuilt on demand
             for held in _STEPS.values():
                 held.clear()  # (searches still running hold some of these tables)
             _STEPS.clear()
             _STEPS_HELD[0] = 0
         _STEPS_HELD[0] += 1
-        steps = table[tkey] = tuple(out)
         return steps
 
     def value(self, pos, key, alpha=_NEG):
