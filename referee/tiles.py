@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence, Union
 
 from .words import quoted
@@ -79,6 +79,8 @@ class Tile:
 
     colour: Colour | None
     number: int | None
+    #: the tile's hash, worked out once (see __hash__); not a field a caller gives or compares
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.colour is None) != (self.number is None):
@@ -88,6 +90,10 @@ class Tile:
                 f"{self.colour.letter}{self.number}: numbers run from {MIN_NUMBER} to {MAX_NUMBER}",
                 f"{self.colour.letter}{self.number}",
             )
+        # what the generated hash does, hashing the colour's letter instead of the Enum member
+        # (whose hash is a Python call); kept, as tiles are hashed millions of times in a hint
+        object.__setattr__(self, "_hash", hash(
+            (None if self.colour is None else self.colour._value_, self.number)))
 
     @classmethod
     def parse(cls, token: str) -> "Tile":
@@ -114,9 +120,12 @@ class Tile:
         return f"{self.colour._value_}{self.number}"  # the letter, without two Python calls
 
     def __hash__(self) -> int:
-        # what the generated hash does, hashing the colour's letter instead of the Enum
-        # member (whose hash is a Python call): tiles are hashed millions of times
-        return hash((None if self.colour is None else self.colour._value_, self.number))
+        return self._hash
+
+    def __reduce__(self):
+        # a copy or a pickle is made again from colour and number: the hash of a string
+        # differs from one process to the next
+        return (Tile, (self.colour, self.number))
 
     def __repr__(self) -> str:
         return f"Tile({str(self)!r})"
