@@ -79,8 +79,10 @@ class Tile:
 
     colour: Colour | None
     number: int | None
-    #: the tile's hash, worked out once (see __hash__); not a field a caller gives or compares
+    #: the tile's hash and place in the sort order, worked out once (see __hash__, __lt__);
+    #: not fields a caller gives or compares
     _hash: int = field(default=0, init=False, repr=False, compare=False)
+    _order: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.colour is None) != (self.number is None):
@@ -94,6 +96,8 @@ class Tile:
         # (whose hash is a Python call); kept, as tiles are hashed millions of times in a hint
         object.__setattr__(self, "_hash", hash(
             (None if self.colour is None else self.colour._value_, self.number)))
+        first, second = self.sort_key()
+        object.__setattr__(self, "_order", first * 16 + second)  # (numbers run to 13)
 
     @classmethod
     def parse(cls, token: str) -> "Tile":
@@ -130,10 +134,17 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile({str(self)!r})"
 
+    def __eq__(self, other) -> bool:
+        # what the generated one does (colour members are single objects), without building
+        # two tuples: every look-up that finds a tile equal to another compares them
+        if other.__class__ is not Tile:
+            return NotImplemented
+        return self.number == other.number and self.colour is other.colour
+
     def __lt__(self, other: "Tile") -> bool:
         if not isinstance(other, Tile):
             return NotImplemented
-        return self.sort_key() < other.sort_key()
+        return self._order < other._order  # sort_key's order
 
 
 JOKER = Tile(None, None)

@@ -1,9 +1,12 @@
-"""A tile keeps its hash (worked out once, when it is made): equal tiles hash alike however
-they were made, and a tile copied or unpickled from another process is found among this
-process's tiles (the hash of a colour's letter differs from one process to the next)."""
+"""A tile keeps its hash and its place in the sort order (worked out once, when it is made):
+equal tiles hash alike however they were made, a tile copied or unpickled from another
+process is found among this process's tiles (the hash of a colour's letter differs from one
+process to the next), and tiles compare and sort by colour (in the order of COLOURS, the
+joker last) and then number."""
 
 import copy
 import dataclasses
+import itertools
 import os
 import pickle
 import subprocess
@@ -36,3 +39,14 @@ def test_a_tile_from_another_process_is_found():
     theirs = pickle.loads(data)
     ours = {t: i for i, t in enumerate(parse_tiles("R7 K13 J"))}
     assert [ours.get(t) for t in theirs] == [0, 1, 2]
+
+
+def test_tiles_compare_and_sort_by_colour_then_number():
+    kinds = [Tile(c, n) for c in COLOURS for n in range(1, 14)] + [JOKER]
+    shuffled = kinds[::-1][1::2] + kinds[::-1][0::2]
+    assert sorted(shuffled) == kinds
+    for a, b in itertools.product(kinds, kinds):
+        assert (a == b) == (a.colour == b.colour and a.number == b.number)
+        assert (a < b) == (kinds.index(a) < kinds.index(b))
+    assert Tile(COLOURS[1], 3) == parse_tiles(f"{COLOURS[1].value}3")[0]
+    assert Tile(COLOURS[1], 3) != f"{COLOURS[1].value}3"
