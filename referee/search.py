@@ -538,11 +538,13 @@ class _Search:
             _STEPS_HELD[0] += 1
         w = self.weight[v][c]
         steps = table[tkey] = tuple([(delta, k * w) for delta, k in laid])
-        # about 15 MB at most: the full referee bench's joker and 40-tile hints, 400 of them,
+        # at most about 4 MB: the full referee bench's joker and 40-tile hints, 400 of them,
         # meet 174,153 lists, and their process's peak memory is 13 MB higher when none is
-        # dropped (71 MB, against 58 MB dropping all at 50,000); what is dropped is rebuilt
+        # dropped (71 MB, against 58 MB dropping all at 50,000). Holding 200,000 made those
+        # hints no faster within the noise, and the nearest-table row that runs after them
+        # slower (CPU p99 39 ms against 33-34, four runs each): what is dropped is rebuilt
         # on demand
-        if _STEPS_HELD[0] > 200_000:
+        if _STEPS_HELD[0] > 50_000:
             for held in _STEPS.values():
                 held.clear()  # (searches still running hold some of these tables)
             _STEPS.clear()
