@@ -46,6 +46,8 @@ class Colour(enum.Enum):
 
 
 _COLOUR_BY_LETTER = {c.value: c for c in Colour}
+#: each kind of tile's (hash, place in the sort order), by (letter, number): see Tile
+_KEPT: dict = {}
 COLOURS: tuple[Colour, ...] = tuple(Colour)
 
 
@@ -93,11 +95,15 @@ class Tile:
                 f"{self.colour.letter}{self.number}",
             )
         # what the generated hash does, hashing the colour's letter instead of the Enum member
-        # (whose hash is a Python call); kept, as tiles are hashed millions of times in a hint
-        object.__setattr__(self, "_hash", hash(
-            (None if self.colour is None else self.colour._value_, self.number)))
-        first, second = self.sort_key()
-        object.__setattr__(self, "_order", first * 16 + second)  # (numbers run to 13)
+        # (whose hash is a Python call), and the place in sort_key's order; kept, as tiles
+        # are hashed and compared millions of times in a hint, and worked out once a kind
+        kind = (None if self.colour is None else self.colour._value_, self.number)
+        kept = _KEPT.get(kind)
+        if kept is None:
+            first, second = self.sort_key()
+            kept = _KEPT[kind] = (hash(kind), first * 16 + second)  # (numbers run to 13)
+        object.__setattr__(self, "_hash", kept[0])
+        object.__setattr__(self, "_order", kept[1])
 
     @classmethod
     def parse(cls, token: str) -> "Tile":
