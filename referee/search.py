@@ -130,6 +130,17 @@ _STEPS: dict = {}
 _STEPS_HELD = [0]  #: moves lists in those tables
 
 
+def _drop_moves() -> None:
+    """Empty the moves cache, the tables that searches still running hold included. The
+    server judges in threads: another search may add a table while this one empties them,
+    so the tables are listed first (one step, under the interpreter's lock) and then
+    emptied, rather than emptied while the cache is walked."""
+    for held in list(_STEPS.values()):
+        held.clear()
+    _STEPS.clear()
+    _STEPS_HELD[0] = 0
+
+
 def _options(sc, jl, must, avail, w, cap1, cap2, number, zero_jokers, joker_starts, relaxed):
     """The choices of one colour at one number, from run state ``sc`` with ``jl`` jokers left:
     (new state, tiles into groups, jokers into runs, weight gained, points, tiles used).
@@ -545,10 +556,7 @@ class _Search:
         # slower (CPU p99 39 ms against 33-34, four runs each): what is dropped is rebuilt
         # on demand
         if _STEPS_HELD[0] > 50_000:
-            for held in _STEPS.values():
-                held.clear()  # (searches still running hold some of these tables)
-            _STEPS.clear()
-            _STEPS_HELD[0] = 0
+            _drop_moves()
         _STEPS_HELD[0] += 1
         return steps
 
