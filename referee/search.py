@@ -585,6 +585,18 @@ class _Search:
             if dead is not None and dead <= (key >> _SHIFT_J) & 3:
                 self.memo[pos][key] = _NEG
                 return _NEG
+            used = (key >> _SHIFT_J) & 3
+            if used:
+                # the same state with fewer jokers used is worth at least as much: what it
+                # is known to reach at most, this one reaches at most too
+                memo, bounds = self.memo[pos], self.bound[pos]
+                for fewer in range(1, used + 1):
+                    lighter = key - (fewer << _SHIFT_J)
+                    got = memo.get(lighter)
+                    if got is None:
+                        got = bounds.get(lighter)
+                    if got is not None and got <= alpha:
+                        return got
         ub = self.ub[pos]
         if ub <= alpha:
             return ub
