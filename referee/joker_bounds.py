@@ -184,10 +184,10 @@ class Bounds:
                 rack[at] < k for at, k in must_extra.items()):
             return best
         extra = own + sum(cell_weight[at] * k for at, k in must_extra.items())
-        must = [min(4, t) for t in table]
+        must = [t if t < 4 else 4 for t in table]  # (no call per cell: asked per new set)
         for at, k in must_extra.items():
             must[at] = min(4, table[at] + k)
-        avail = [min(4, t + r) for t, r in zip(table, rack)]
+        avail = [t + r if t + r < 4 else 4 for t, r in zip(table, rack)]
         # every optional tile and joker laid cannot beat the best: the search would say so
         # at its first position (what the cells above cost is most of a bound's work)
         if extra + rack_j * wj + sum(

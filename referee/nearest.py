@@ -74,7 +74,13 @@ def _code(t: Tile) -> int:
 
 
 def _tile(code: int) -> Tile:
-    return JOKER if code == JOKER_CODE else Tile(COLOURS[code // 16], code % 16)
+    return _TILE_OF[code]
+
+
+#: the tile of each code, made once (tiles are decoded for every meld checked and every
+#: arrangement tried)
+_TILE_OF = {JOKER_CODE: JOKER, **{c * 16 + n: Tile(colour, n) for c, colour in enumerate(COLOURS)
+                                  for n in range(1, 14)}}
 
 
 class _Search:

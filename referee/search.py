@@ -121,7 +121,24 @@ _NOT_J = ~(3 << _SHIFT_J)
 # spawning new runs everywhere.
 
 _OPTIONS: dict = {}
+#: the moves of every situation met (see :meth:`_Search._steps`): for each local situation of
+#: one colour at one number (a tuple, the same for every search that meets it), a table of the
+#: moves by the key's high fields, the jokers left and this colour's runs (one number); and,
+#: for the same situation less the weight of a tile (a shorter tuple), the moves with the
+#: tiles each lays in place of its weight, from which a table for any weight is made at once
 _STEPS: dict = {}
+_STEPS_HELD = [0]  #: moves lists in those tables
+
+
+def _drop_moves() -> None:
+    """Empty the moves cache, the tables that searches still running hold included. The
+    server judges in threads: another search may add a table while this one empties them,
+    so the tables are listed first (one step, under the interpreter's lock) and then
+    emptied, rather than emptied while the cache is walked."""
+    for held in list(_STEPS.values()):
+        held.clear()
+    _STEPS.clear()
+    _STEPS_HELD[0] = 0
 
 
 def _options(sc, jl, must, avail, w, cap1, cap2, number, zero_jokers, joker_starts, relaxed):
@@ -193,12 +210,8 @@ class Leaning:
 
     LEAN = 2
 
-    def __init__(self, reverse: bool = False, even: bool = False):
+    def __init__(self, reverse: bool = False):
         self.reverse = reverse
-        #: both readings in turns with equal budgets, upward first, as a solve without a
-        #: leaning: a first solve that must answer as one alone would, its memo kept for the
-        #: series (the hint search's free move)
-        self.even = even
         #: the memo of every solve of the series, by the numbers still to read (see
         #: :meth:`_Search.share`): a later solve whose rest is the same from some number on
         #: starts with what the earlier ones learnt there
@@ -247,14 +260,14 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
         up, down = (leaning.shared, ids), (leaning.shared, ids[::-1])
     readings = [(False, up), (True, down)]
     shares = (1, 1)
-    if leaning is not None and not leaning.even:
+    if leaning is not None:
         if leaning.reverse:
             readings.reverse()
         shares = (Leaning.LEAN, 1)
     # the second reading is set up only when the first runs out of budget (most of a hint
     # search's solves end within the first budget, and setting one up costs about as much)
     searches: list = [None, None]
-    budget = FIRST_BUDGET if leaning is not None and not leaning.even else ALONE_BUDGET
+    budget = FIRST_BUDGET if leaning is not None else ALONE_BUDGET
     while True:
         for i, share in enumerate(shares):
             if searches[i] is None:
@@ -266,7 +279,7 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
                 value, decisions = search.solve()
             except _OutOfBudget:
                 continue
-            if leaning is not None and not leaning.even:
+            if leaning is not None:
                 leaning.reverse = search.reverse
             return search, value, decisions
         budget *= 2
@@ -307,7 +320,8 @@ class _Search:
         self.threshold = threshold
         self.zero_jokers = zero_jokers
         self.end = n * NCOL
-        self._cell = [None] * self.end  # see _steps
+        self._cell = [None] * self.end  # each position's table of moves (see _steps)
+        self._tiles = [None] * self.end  # and of the tiles its moves lay
         if shared is None:
             self.memo = [dict() for _ in range(self.end + 1)]
             self.dead = [dict() for _ in range(self.end + 1)]
@@ -316,24 +330,40 @@ class _Search:
             self.step_cache = [dict() for _ in range(self.end)]
         else:
             self._share(*shared)
-        # lexicographic objective (tiles, then points): each optional tile weighs _BIG + points
-        self.unit = _BIG if wj >= _BIG or any(x >= _BIG for row in weight for x in row) else 0
-        self.units = opt_j + sum(avail[v][c] - must[v][c] for v in range(n) for c in range(NCOL))
-        # no weights: the only question is whether everything can be laid
-        self.feasibility = not wj and not any(x for row in weight for x in row)
-        # best value still to gain from each position on: every optional tile and joker laid
-        ub = [0] * (self.end + 1)
-        ub[self.end] = opt_j * wj
-        for pos in range(self.end - 1, -1, -1):
-            v, c = divmod(pos, NCOL)
-            ub[pos] = ub[pos + 1] + (avail[v][c] - must[v][c]) * weight[v][c]
+        # Worked out in one pass over the rows, from the last number down (a hint search
+        # sets up thousands of solves):
+        # * ``unit``: the lexicographic objective (tiles, then points): each optional tile
+        #   weighs _BIG + points;
+        # * ``units``: the optional tiles and jokers;
+        # * ``feasibility``: no weights: the only question is whether everything can be laid;
+        # * ``ub[pos]``: the best value still to gain from each position on (every optional
+        #   tile and joker laid);
+        # * ``group_room[pos]``: the most tiles the later colours of the same number could add
+        #   to its groups (three with a third copy).
+        end = self.end
+        ub = [0] * (end + 1)
+        top = ub[end] = opt_j * wj
+        room = [0] * end
+        units, heaviest = opt_j, wj
+        pos = end
+        for v in range(n - 1, -1, -1):
+            (a0, a1, a2, a3), (m0, m1, m2, m3), (w0, w1, w2, w3) = avail[v], must[v], weight[v]
+            for w in (w0, w1, w2, w3):
+                if w > heaviest:
+                    heaviest = w
+            units += a0 - m0 + a1 - m1 + a2 - m2 + a3 - m3
+            ub[pos - 1] = top = top + (a3 - m3) * w3
+            ub[pos - 2] = top = top + (a2 - m2) * w2
+            ub[pos - 3] = top = top + (a1 - m1) * w1
+            ub[pos - 4] = top = top + (a0 - m0) * w0
+            c3 = a3 if a3 < 3 else 3
+            c2 = (a2 if a2 < 3 else 3) + c3
+            room[pos - 4], room[pos - 3], room[pos - 2] = (a1 if a1 < 3 else 3) + c2, c2, c3
+            pos -= 4
+        self.unit = _BIG if heaviest >= _BIG else 0
+        self.units = units
+        self.feasibility = not heaviest and not wj and not any(w for row in weight for w in row)
         self.ub = ub
-        # most tiles the later colours of the same number could add to its groups (three with
-        # a third copy)
-        room = []
-        for row in avail:
-            capped = [k if k < 3 else 3 for k in row]
-            room += [capped[1] + capped[2] + capped[3], capped[2] + capped[3], capped[3], 0]
         self.group_room = room
 
     def _share(self, store: dict, ids: list) -> None:
@@ -464,54 +494,82 @@ class _Search:
     def _steps(self, pos, key):
         """Every move from this position as (key delta, weight), in search order. The list
         depends only on the tiles at this number and the next two, this colour's runs, the
-        jokers used and the group tallies of the number so far: it is shared by all searches
+        jokers left and the group tallies of the number so far: it is shared by all searches
         (a process-wide cache) and computed once for each of those (the moves of
-        :meth:`children`, less the groups begun that can no longer reach 3 tiles)."""
+        :meth:`children`, less the groups begun that can no longer reach 3 tiles). Each move
+        weighs the optional tiles it lays times the weight of this colour and number, so the
+        lists of situations that differ only in that weight are made from one list of moves
+        with the tiles each lays (asked about far more often than made)."""
         v, c = divmod(pos, NCOL)
-        shift = _BITS * c
-        sc = (key >> shift) & _CMASK
-        # what the list depends on at this position, whatever the key: made once a search
-        # (numbers only, no tuple inside: a key of numbers is untracked by the garbage
-        # collector the first time it looks, and is not looked at again)
-        cell = self._cell[pos]
-        if cell is None:
+        sc = (key >> (_BITS * c)) & _CMASK
+        # (numbers only in the keys, no tuple inside: a key of numbers is untracked by the
+        # garbage collector the first time it looks, and is not looked at again)
+        tkey = (key >> _SHIFT_G) << 8 | (self.jokers - ((key >> _SHIFT_J) & 3)) << _BITS | sc
+        table = self._cell[pos]
+        if table is None:
+            # what the list depends on at this position, whatever the key: looked up once a
+            # search
             cap1, cap2 = self._caps(v, c)
-            cell = self._cell[pos] = (
-                c, self.must[v][c], self.avail[v][c], self.weight[v][c], cap1, cap2,
-                self.group_room[pos], self.jokers, self.relaxed,
-                not self.relaxed or v + 1 >= self.n - 3,
-                self.threshold and v + 1, self.threshold, self.threshold and self.zero_jokers)
-        gkey = cell + (sc, key >> _SHIFT_J)
-        steps = _STEPS.get(gkey)
+            cell = (c, self.must[v][c], self.avail[v][c], cap1, cap2, self.group_room[pos],
+                    self.relaxed, not self.relaxed or v + 1 >= self.n - 3,
+                    self.threshold and v + 1, self.threshold, self.threshold and self.zero_jokers)
+            weighed = cell + (self.weight[v][c],)
+            table = _STEPS.get(weighed)
+            if table is None:
+                table = _STEPS[weighed] = {}
+            tiles = _STEPS.get(cell)
+            if tiles is None:
+                tiles = _STEPS[cell] = {}
+            self._cell[pos] = table
+            self._tiles[pos] = tiles
+        steps = table.get(tkey)
         if steps is not None:
             return steps
-        if c == NCOL - 1:
-            out = [(ck - key, dw) for dw, ck, _ in self.children(pos, key)]
-        else:
-            out = []
-            spare = self.jokers + self.group_room[pos]
-            for dw, ck, _ in self.children(pos, key):
-                g1 = (ck >> _SHIFT_G) & 15
-                # groups begun at this number must still be able to reach 3 tiles
-                if g1 and g1 + spare - ((ck >> _SHIFT_J) & 3) < 3 * max((ck >> _SHIFT_M) & 3, 1):
-                    continue
-                out.append((ck - key, dw))
-        if len(_STEPS) > 50_000:  # about 20 MB; what is dropped is rebuilt on demand
-            _STEPS.clear()
-        steps = _STEPS[gkey] = tuple(out)
+        tiles = self._tiles[pos]
+        laid = tiles.get(tkey)
+        if laid is None:
+            must = self.must[v][c]
+            if c == NCOL - 1:
+                laid = [(ck - key, dec[0] - must) for _, ck, dec in self.children(pos, key)]
+            else:
+                laid = []
+                spare = self.jokers + self.group_room[pos]
+                for _, ck, dec in self.children(pos, key):
+                    g1 = (ck >> _SHIFT_G) & 15
+                    # groups begun at this number must still be able to reach 3 tiles
+                    if g1 and g1 + spare - ((ck >> _SHIFT_J) & 3) < 3 * max(
+                            (ck >> _SHIFT_M) & 3, 1):
+                        continue
+                    laid.append((ck - key, dec[0] - must))
+            laid = tiles[tkey] = tuple(laid)
+            _STEPS_HELD[0] += 1
+        w = self.weight[v][c]
+        steps = table[tkey] = tuple([(delta, k * w) for delta, k in laid])
+        # at most about 4 MB: the full referee bench's joker and 40-tile hints, 400 of them,
+        # meet 174,153 lists, and their process's peak memory is 13 MB higher when none is
+        # dropped (71 MB, against 58 MB dropping all at 50,000). Holding 200,000 made those
+        # hints no faster within the noise, and the nearest-table row that runs after them
+        # slower (CPU p99 39 ms against 33-34, four runs each): what is dropped is rebuilt
+        # on demand
+        if _STEPS_HELD[0] > 50_000:
+            _drop_moves()
+        _STEPS_HELD[0] += 1
         return steps
 
     def value(self, pos, key, alpha=_NEG):
         """The best value still to gain from this position and key (_NEG: impossible), if it
         is more than ``alpha``; otherwise some number <= alpha (the caller cannot use more).
         Exact values are memoised in ``memo``, "at most" answers in ``bound``."""
-        memo = self.memo[pos]
-        val = memo.get(key)
+        val = self.memo[pos].get(key)
         if val is not None:
             return val
+        return self.value_unknown(pos, key, alpha)
+
+    def value_unknown(self, pos, key, alpha):
+        """:meth:`value` for a key the memo does not hold (the search's own recursion: each
+        caller has just looked in the memo itself)."""
         if pos == self.end:
-            val = self.terminal(key)
-            memo[key] = val
+            val = self.memo[pos][key] = self.terminal(key)
             return val
         bound = self.bound[pos].get(key)
         if bound is not None and bound <= alpha:
@@ -521,14 +579,27 @@ class _Search:
             # fewer left too
             dead = self.dead[pos].get(key & _NOT_J)
             if dead is not None and dead <= (key >> _SHIFT_J) & 3:
-                memo[key] = _NEG
+                self.memo[pos][key] = _NEG
                 return _NEG
+            used = (key >> _SHIFT_J) & 3
+            if used:
+                # the same state with fewer jokers used is worth at least as much: what it
+                # is known to reach at most, this one reaches at most too
+                memo, bounds = self.memo[pos], self.bound[pos]
+                for fewer in range(1, used + 1):
+                    lighter = key - (fewer << _SHIFT_J)
+                    got = memo.get(lighter)
+                    if got is None:
+                        got = bounds.get(lighter)
+                    if got is not None and got <= alpha:
+                        return got
         ub = self.ub[pos]
         if ub <= alpha:
             return ub
-        if self.budget is not None:
-            self.budget -= 1
-            if self.budget < 0:
+        budget = self.budget
+        if budget is not None:
+            self.budget = budget - 1
+            if budget < 1:
                 raise _OutOfBudget
         best = _NEG
         floor = alpha  # what a child must beat to matter: max(best, alpha)
@@ -538,12 +609,10 @@ class _Search:
         # the moves depend on the position, this colour's runs and the high fields of the key
         # (positions take 10 bits: 4 colours x up to 150 numbers for max_score_counts)
         tkey = (key >> _SHIFT_J) << 16 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 10 | pos
-        step_cache = self.step_cache[pos]
-        steps = step_cache.get(tkey)
+        steps = self.step_cache[pos].get(tkey)
         if steps is None:
-            steps = step_cache[tkey] = self._steps(pos, key)
-        value = self.value
-        first = self.first
+            steps = self.step_cache[pos][tkey] = self._steps(pos, key)
+        deeper = self.value_unknown
         for delta, dw in steps:
             if dw + ub_next <= floor:
                 break  # even the best future cannot beat what we have (nor can the later
@@ -551,21 +620,21 @@ class _Search:
             nk = key + delta
             child = memo_next.get(nk)
             if child is None:
-                child = value(nxt, nk, floor - dw)
+                child = deeper(nxt, nk, floor - dw)
             if child > _NEG and dw + child > best:
                 best = dw + child
                 if best > floor:
                     floor = best
-                    if first and best > alpha:
+                    if self.first and best > alpha:
                         # the question is only whether anything beats alpha: this value
                         # is reached (the most may be more), and is not memoised
                         return best
                 if best >= ub:
                     break
-        used = (key >> _SHIFT_J) & 3
         if best > alpha or alpha == _NEG:
-            memo[key] = best  # exact: every child that could beat it was searched fully
+            self.memo[pos][key] = best  # exact: every child that could beat it was searched
             if best == _NEG and self.relaxed:
+                used = (key >> _SHIFT_J) & 3
                 known = self.dead[pos].get(key & _NOT_J)
                 if known is None or used < known:
                     self.dead[pos][key & _NOT_J] = used
@@ -589,9 +658,10 @@ class _Search:
             if dead is not None and dead <= used:
                 memo[key] = _NEG
                 return _NEG
-        if self.budget is not None:
-            self.budget -= 1
-            if self.budget < 0:
+        budget = self.budget
+        if budget is not None:
+            self.budget = budget - 1
+            if budget < 1:
                 raise _OutOfBudget
         nxt = pos + 1
         memo_next = self.memo[nxt]

@@ -153,9 +153,7 @@ def _first_number(meld: Meld) -> int:
 def _account(b: Table, a: Table) -> list[list]:
     """For each meld after, the origin of each of its tiles: a before meld index or RACK.
     Copies of one tile go back to the meld they most likely stayed with."""
-    after = [Counter(am.tiles) for am in a]
-    overlap = [[sum((own & there).values()) for there in after]
-               for own in (Counter(bm.tiles) for bm in b)]
+    overlap = _overlap(b, a)
     pool: dict = defaultdict(list)  # tile -> before melds holding a copy
     for i, m in enumerate(b):
         for t in m.tiles:
@@ -173,6 +171,25 @@ def _account(b: Table, a: Table) -> list[list]:
             if o is None:
                 row[p] = RACK
     return origin
+
+
+def _overlap(b: Table, a: Table) -> list[list[int]]:
+    """``[i][j]``: the tiles before meld ``i`` and after meld ``j`` have in common, copies
+    counted (two jokers and one joker share one). Summed tile by tile over the melds after
+    that hold it: a hint's answer is told once, but its tables have dozens of melds, and a
+    Counter intersection for each pair of melds was most of the telling."""
+    holders: dict = defaultdict(list)  # tile -> (meld after, copies there)
+    for j, am in enumerate(a):
+        for t, k in Counter(am.tiles).items():
+            holders[t].append((j, k))
+    overlap = []
+    for bm in b:
+        row = [0] * len(a)
+        for t, k in Counter(bm.tiles).items():
+            for j, there in holders.get(t, ()):
+                row[j] += k if k < there else there
+        overlap.append(row)
+    return overlap
 
 
 def _homes(b: Table, a: Table, origin) -> dict:

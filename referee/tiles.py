@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence, Union
 
 from .words import quoted
@@ -46,6 +46,8 @@ class Colour(enum.Enum):
 
 
 _COLOUR_BY_LETTER = {c.value: c for c in Colour}
+#: each kind of tile's (hash, place in the sort order), by (letter, number): see Tile
+_KEPT: dict = {}
 COLOURS: tuple[Colour, ...] = tuple(Colour)
 
 
@@ -79,6 +81,10 @@ class Tile:
 
     colour: Colour | None
     number: int | None
+    #: the tile's hash and place in the sort order, worked out once (see __hash__, __lt__);
+    #: not fields a caller gives or compares
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+    _order: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.colour is None) != (self.number is None):
@@ -88,6 +94,16 @@ class Tile:
                 f"{self.colour.letter}{self.number}: numbers run from {MIN_NUMBER} to {MAX_NUMBER}",
                 f"{self.colour.letter}{self.number}",
             )
+        # what the generated hash does, hashing the colour's letter instead of the Enum member
+        # (whose hash is a Python call), and the place in sort_key's order; kept, as tiles
+        # are hashed and compared millions of times in a hint, and worked out once a kind
+        kind = (None if self.colour is None else self.colour._value_, self.number)
+        kept = _KEPT.get(kind)
+        if kept is None:
+            first, second = self.sort_key()
+            kept = _KEPT[kind] = (hash(kind), first * 16 + second)  # (numbers run to 13)
+        object.__setattr__(self, "_hash", kept[0])
+        object.__setattr__(self, "_order", kept[1])
 
     @classmethod
     def parse(cls, token: str) -> "Tile":
@@ -114,17 +130,27 @@ class Tile:
         return f"{self.colour._value_}{self.number}"  # the letter, without two Python calls
 
     def __hash__(self) -> int:
-        # what the generated hash does, hashing the colour's letter instead of the Enum
-        # member (whose hash is a Python call): tiles are hashed millions of times
-        return hash((None if self.colour is None else self.colour._value_, self.number))
+        return self._hash
+
+    def __reduce__(self):
+        # a copy or a pickle is made again from colour and number: the hash of a string
+        # differs from one process to the next
+        return (Tile, (self.colour, self.number))
 
     def __repr__(self) -> str:
         return f"Tile({str(self)!r})"
 
+    def __eq__(self, other) -> bool:
+        # what the generated one does (colour members are single objects), without building
+        # two tuples: every look-up that finds a tile equal to another compares them
+        if other.__class__ is not Tile:
+            return NotImplemented
+        return self.number == other.number and self.colour is other.colour
+
     def __lt__(self, other: "Tile") -> bool:
         if not isinstance(other, Tile):
             return NotImplemented
-        return self.sort_key() < other.sort_key()
+        return self._order < other._order  # sort_key's order
 
 
 JOKER = Tile(None, None)
