@@ -49,7 +49,6 @@ class JokerSearch(NewSets, PatternProof):
         self.rack_count = Counter(t for t in rack_tiles if not t.is_joker)
         self.rack_j = sum(1 for t in rack_tiles if t.is_joker)
         self.jmelds = [m for m in table if any(t.is_joker for t in m)]
-        self.others = [m for m in table if not any(t.is_joker for t in m)]
         # Beyond the upper bound, the places tried cover every legal turn when the table holds
         # one joker and the rack none (see the module's notes).
         self.complete = sum(1 for t in table.tiles if t.is_joker) == 1 and not self.rack_j
