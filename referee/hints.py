@@ -169,16 +169,8 @@ def _best_move(table, rack, rules, opened: bool, cpu_limit: Optional[float],
         check_counts(table.tiles + rack_tiles, "the table and the rack together")  # raises
     if not opened:
         return _opening_move(table, rack_tiles, rules)
-    # the joker search's solves are rests of the free move's problem: they share its memo.
-    # The free move leans too, from the end with fewer tiles (as the rests do), not two
-    # readings in turns with equal budgets as a solve alone: on the full bench's both-joker
-    # and 40-tile hints the reading that lost the race made about half the free move's
-    # states. Which of equally good arrangements it gives may then differ from a solve
-    # alone's; the tiles placed and points do not.
-    leaning = None
-    if table_j:
-        leaning = Leaning.fewer_first(MAX_NUMBER, [[a + b for a, b in zip(ra, rb)]
-                                                   for ra, rb in zip(table_grid, rack_grid)])
+    # the joker search's solves are rests of the free move's problem: they share its memo
+    leaning = Leaning(even=True) if table_j else None
     free = _free_move(table, rack_tiles, rules, leaning)
     if not table_j:
         return with_steps(free, table, rack_tiles, rules)
@@ -193,7 +185,7 @@ def _best_move(table, rack, rules, opened: bool, cpu_limit: Optional[float],
 
 def _free_move(table: Table, rack_tiles, rules, leaning: Optional[Leaning] = None) -> Move:
     """The best move with every joker free to go anywhere (an upper bound); ``leaning``:
-    its memo kept for the solves after it (:class:`~referee.search.Leaning`)."""
+    its memo kept for the solves after it (:class:`~referee.search.Leaning`, ``even``)."""
     n = MAX_NUMBER
     must, must_j = _count_grid(table.tiles)
     rack_grid, rack_j = _count_grid(rack_tiles)

@@ -82,7 +82,7 @@ class JokerSearch(NewSets, PatternProof):
             for i in range(0, MAX_NUMBER * NCOL, NCOL)])
         # the free move's memo, when given (its rests come first in the series)
         self.leaning = leaning if leaning is not None else fewer
-        self.leaning.reverse = fewer.reverse
+        self.leaning.reverse, self.leaning.even = fewer.reverse, False
         #: the rest of the table solved so far: (floor asked, its best melds or None)
         self.solved: dict = {}
         self.places = MeetingPlaces(rules, self.table_count, self.rack_count, self.rack_j)

@@ -210,8 +210,12 @@ class Leaning:
 
     LEAN = 2
 
-    def __init__(self, reverse: bool = False):
+    def __init__(self, reverse: bool = False, even: bool = False):
         self.reverse = reverse
+        #: both readings in turns with equal budgets, upward first, as a solve without a
+        #: leaning: a first solve that must answer as one alone would, its memo kept for the
+        #: series (the hint search's free move)
+        self.even = even
         #: the memo of every solve of the series, by the numbers still to read (see
         #: :meth:`_Search.share`): a later solve whose rest is the same from some number on
         #: starts with what the earlier ones learnt there
@@ -260,14 +264,14 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
         up, down = (leaning.shared, ids), (leaning.shared, ids[::-1])
     readings = [(False, up), (True, down)]
     shares = (1, 1)
-    if leaning is not None:
+    if leaning is not None and not leaning.even:
         if leaning.reverse:
             readings.reverse()
         shares = (Leaning.LEAN, 1)
     # the second reading is set up only when the first runs out of budget (most of a hint
     # search's solves end within the first budget, and setting one up costs about as much)
     searches: list = [None, None]
-    budget = FIRST_BUDGET if leaning is not None else ALONE_BUDGET
+    budget = FIRST_BUDGET if leaning is not None and not leaning.even else ALONE_BUDGET
     while True:
         for i, share in enumerate(shares):
             if searches[i] is None:
@@ -279,7 +283,7 @@ def _solve_both_ways(*args, leaning: Leaning | None = None, **kw):
                 value, decisions = search.solve()
             except _OutOfBudget:
                 continue
-            if leaning is not None:
+            if leaning is not None and not leaning.even:
                 leaning.reverse = search.reverse
             return search, value, decisions
         budget *= 2
@@ -581,18 +585,6 @@ class _Search:
             if dead is not None and dead <= (key >> _SHIFT_J) & 3:
                 self.memo[pos][key] = _NEG
                 return _NEG
-            used = (key >> _SHIFT_J) & 3
-            if used:
-                # the same state with fewer jokers used is worth at least as much: what it
-                # is known to reach at most, this one reaches at most too
-                memo, bounds = self.memo[pos], self.bound[pos]
-                for fewer in range(1, used + 1):
-                    lighter = key - (fewer << _SHIFT_J)
-                    got = memo.get(lighter)
-                    if got is None:
-                        got = bounds.get(lighter)
-                    if got is not None and got <= alpha:
-                        return got
         ub = self.ub[pos]
         if ub <= alpha:
             return ub
