@@ -72,7 +72,9 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_turns.py", "tests/referee/test_cases_referee.py",
          "tests/referee/test_verdict_words_and_storage.py",
          "tests/referee/test_joker_messages.py",
-         "tests/referee/test_joker_accounts_without_reasons.py"],
+         "tests/referee/test_joker_accounts_without_reasons.py",
+         # the judge's cuts (_replaceable, _apart), held to the whole search
+         "tests/referee/test_joker_accounts_cut.py"],
         []),
     # the live referee's log: whose turn, who opened, corrections judged again, stored
     "referee-turnlog": (
