@@ -47,11 +47,22 @@ def random_rack(rng: np.random.Generator) -> list[list[str]]:
     return rows or [["J"]]
 
 
+def _modern_names(exclude: tuple[str, ...]) -> list[str]:
+    return [n for n in EDITIONS if n.startswith("modern") and n not in exclude]
+
+
+def _modern_edition(rng: np.random.Generator, exclude: tuple[str, ...]) -> Edition:
+    """A modern named edition (not excluded), or a random one when every one is excluded."""
+    names = _modern_names(exclude)
+    if names:
+        return named_edition(names[int(rng.integers(len(names)))], rng)
+    return Edition.random(rng, exclude=exclude)
+
+
 def _edition(rng: np.random.Generator, exclude: tuple[str, ...]) -> Edition:
     """A modern named edition (not excluded) six times in ten, else a random one."""
-    names = [n for n in EDITIONS if n.startswith("modern") and n not in exclude]
-    if names and rng.random() < 0.6:
-        return named_edition(names[int(rng.integers(len(names)))], rng)
+    if _modern_names(exclude) and rng.random() < 0.6:
+        return _modern_edition(rng, exclude)
     return Edition.random(rng, exclude=exclude)
 
 
@@ -101,9 +112,7 @@ def random_scene(seed: int, size: tuple[int, int] | None = None, *,
         from .pasted import render_pasted
 
         rng = np.random.default_rng([seed, 12])
-        names = [n for n in EDITIONS if n.startswith("modern") and n not in exclude]
-        ed = named_edition(names[int(rng.integers(len(names)))], rng) if names else \
-            Edition.random(rng, exclude=exclude)
+        ed = _modern_edition(rng, exclude)
         return render_pasted(random_table(rng, max_melds=6), int(rng.integers(1 << 31)),
                              edition=ed, size=size or (1000, 750))
     rng = np.random.default_rng(seed)
