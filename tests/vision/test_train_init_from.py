@@ -100,3 +100,24 @@ def test_fine_tuning_starts_from_the_given_reader_and_says_so(tmp_path):
     x = _crops()
     assert (_onnx_logits(out / "tile-reader.onnx", x).argmax(1)
             == _onnx_logits(SHIPPED, x).argmax(1)).all()
+
+
+@pytest.mark.parametrize("content", [b"", b"this is not a model\n", b"\x08\x07\xff\xff\xff"])
+def test_a_damaged_file_is_refused_with_a_message_before_anything_is_made(tmp_path, capsys,
+                                                                        content):
+    bad = tmp_path / "reader.onnx"
+    bad.write_bytes(content)
+    code = command.main(["--out", str(tmp_path / "m"), "--max-photos", "0", "--synthetic", "2",
+                         "--skip-finder", "--init-from", str(bad)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--init-from" in err and str(bad) in err
+    assert not (tmp_path / "m").exists()
+
+
+def test_a_missing_file_is_refused_with_a_message(tmp_path, capsys):
+    code = command.main(["--out", str(tmp_path / "m"), "--max-photos", "0", "--synthetic", "2",
+                         "--skip-finder", "--init-from", str(tmp_path / "nowhere.onnx")])
+    assert code == 2
+    assert "nowhere.onnx" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()

@@ -9,6 +9,9 @@ from pathlib import Path
 _REPO = Path(__file__).resolve().parents[2]
 #: Where the shipped models live (the default ``--out``).
 SHIPPED_MODELS = _REPO / "models"
+#: The reader's peak learning rate (one cycle) from random weights; a fine-tune
+#: (``--init-from``) wants a lower one.
+READER_LR = 3e-3
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -23,8 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--finder-steps", type=int, default=1200, help="tile finder training steps")
     p.add_argument("--batch", type=int, default=16, help="tile finder batch (crops)")
     p.add_argument("--reader-epochs", type=int, default=18, help="tile reader epochs")
-    p.add_argument("--reader-lr", type=float, default=3e-3,
-                   help="tile reader's peak learning rate (one cycle)")
+    p.add_argument("--reader-lr", type=float, default=READER_LR,
+                   help=f"tile reader's peak learning rate (one cycle; default {READER_LR})")
     p.add_argument("--init-from", default=None, metavar="ONNX",
                    help="start the tile reader from this exported reader's weights (to "
                         "fine-tune it, with a lower --reader-lr) instead of random ones")

@@ -12,6 +12,7 @@ import numpy as np
 from ..geometry import (CROP_H, CROP_W, N_TILES, NOT_A_TILE,
                         CropSource, flip_corners, normalise, rect_corners)
 from ..labels import TILES
+from .args import READER_LR
 from .data import jitter, photometric
 from .onnx_export import export_onnx
 
@@ -112,7 +113,8 @@ def finder_crops(finder_path: Path, scenes, rng):
 
 
 def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path,
-                 lr: float = 3e-3, desc: str = "tile-reader", init: Path | None = None) -> dict:
+                 lr: float = READER_LR, desc: str = "tile-reader",
+                 init: Path | None = None) -> dict:
     """Train the reader on ``crops`` and export it to ``out``: from random weights, or
     (``init``: an exported reader) from that reader's weights, to fine-tune it."""
     import torch

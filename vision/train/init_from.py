@@ -42,7 +42,12 @@ def load_onnx_reader(net, path: str | Path) -> None:
     import torch
     from onnx import numpy_helper
 
-    model = onnx.load(str(path))
+    try:
+        model = onnx.load(str(path))
+    except OSError:
+        raise
+    except Exception as e:  # a damaged or foreign file: protobuf's DecodeError and the like
+        raise ValueError(f"{path}: not an ONNX model ({type(e).__name__}: {e})") from e
     g = model.graph
     init = {i.name: numpy_helper.to_array(i) for i in g.initializer}
     convs = [n for n in g.node if n.op_type == "Conv"]
@@ -71,9 +76,10 @@ def load_onnx_reader(net, path: str | Path) -> None:
             used.update(node.input[1:3])
         gemm = gemms[0]
         attrs = {a.name: onnx.helper.get_attribute_value(a) for a in gemm.attribute}
-        if attrs.get("transB", 0) != 1 or len(gemm.input) != 3:
+        if (attrs.get("transB", 0) != 1 or len(gemm.input) != 3
+                or gemm.input[1] not in init or gemm.input[2] not in init):
             raise ValueError(f"{path}: the Gemm layer is not a linear layer's export (transB=1 "
-                             f"with a bias)")
+                             f"with a weight and bias of its own)")
         w, b = init[gemm.input[1]], init[gemm.input[2]]
         if w.shape != tuple(net.fc.weight.shape) or b.shape != tuple(net.fc.bias.shape):
             raise ValueError(f"{path}: the last layer is {w.shape}; the network's is "
