@@ -402,3 +402,30 @@ def test_the_rack_joker_alone_is_laid_when_nothing_else_fits():
     assert brute_best(parse_table(table), parse_tiles(rack), rules) == (1, 30)
     move = hint_beside_worked_out(table, rack, rules, "O2 J R2 B2 | B4 B5 B6 J")
     assert [str(t) for t in move.placed] == ["J"] and move.points == 30, move.table
+
+
+@pytest.mark.parametrize("preset, best", [
+    # 003: the joker "can be retrieved ... by placing it with a tile of the same numerical
+    # value and colour it represents" (O6) and "must be used in the player's same turn as
+    # part of a new set": J with K9 and B9, which lay in different melds (a new set); K10
+    # B10 take O10: both rack tiles, 16 points
+    ("sabra", (2, 16)), ("tournament", (2, 16)),
+    # 004: the joker must be used "with 2 more tiles from your hand", and "a meld containing
+    # a joker may not be manipulated": K9 B9 (or K10 B10) can take no third tile from the
+    # rack, so only drawing is legal
+    ("sabra-way", (0, 0)), ("pressman-1998", (0, 0)),
+])
+def test_a_table_read_with_melds_in_pieces_where_the_joker_melds_as_they_lie_leave_no_turn(
+        preset, best):
+    # K9 K10 | B9 B10: a table misread (or laid) with two pieces that are no melds, which the
+    # hint accepts (the rack's tiles can complete it). With the joker meld as it lies, the
+    # rest cannot be laid at all (no third 9), so the search's first turn (its floor) is no
+    # turn: the search must still end on the best legal turn, drawing when there is none,
+    # proven (the brute force agrees).
+    table, rack = "O5 J O7 | K9 K10 | B9 B10", "O6 O10"
+    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
+                                      must_be_best=True)
+    assert brute == best and (len(move.placed), move.points) == best
+    assert move.exact is True
+    if best == (0, 0):
+        assert str(move.table) == table  # a hint to draw leaves the table as it lies

@@ -117,3 +117,22 @@ def test_one_joker_freed_where_the_search_also_tries_a_set_for_each_joker():
     assert brute_best(parse_table(table), rack.split(), rules) == (2, 7)
     move = hint_beside_worked_out(table, rack, rules, after)
     assert (len(move.placed), move.points) == (2, 7), move.table
+
+
+def test_two_freed_jokers_found_in_one_set_among_places_tried_in_the_second_pass():
+    # The Sabra Way (004): "You may take a Joker from a run or group in exchange for a tile
+    # of the same value from your hand. You must use the Joker immediately with 2 more tiles
+    # from your hand to make another meld"; "After a Joker has been taken from a meld [...],
+    # the meld may be manipulated." R3 and K4 exchange both jokers, which go together into
+    # J B8 J B10 (B7-B10, the rack's B8 and B10 beside them); the K run, its joker taken,
+    # gives up its K5, which with the rack's B5 splits the 5s in two groups of three: the
+    # whole rack (30 points), nothing better exists. The long runs have more places than
+    # the search's first pass tries (six a pattern): the places that lay the whole rack are
+    # deferred in the later pass, sorted behind a place of the same bound whose new sets the
+    # first pass tried (settled); that one must be passed over, not end the new-set search.
+    table = "R1 R2 J R4 R5 R6 R7 | K2 K3 J K5 K6 K7 K8 | B5 K5 R5 O5"
+    rack = "R3 K4 B8 B10 B5"
+    after = "R1 R2 R3 R4 R5 R6 R7 | K2 K3 K4 | J B8 J B10 | K6 K7 K8 | K5 B5 O5 | K5 B5 R5"
+    move = hint_beside_worked_out(table, rack, PRESETS["sabra-way"], after)
+    assert sorted(map(str, move.placed)) == sorted(rack.split())
+    assert move.points == 30 and move.exact
