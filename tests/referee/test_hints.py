@@ -429,3 +429,17 @@ def test_a_table_read_with_melds_in_pieces_where_the_joker_melds_as_they_lie_lea
     assert move.exact is True
     if best == (0, 0):
         assert str(move.table) == table  # a hint to draw leaves the table as it lies
+
+
+def test_a_hint_with_one_joker_on_the_table_and_none_on_the_rack_is_proven():
+    # The Sabra Way (004): "A meld containing a Joker may not be manipulated", and a joker is
+    # taken only "in exchange for a tile of the same value from your hand" (here B10: not on
+    # the rack). So B4-B9 J B11 stays as it lies, its B4 and B5 with it: K4 finds no other
+    # 4 or K3, K5 only O5 (no third 5), B1 no B2 or third 1; O1 goes before O2 O3 O4 O5: 1
+    # tile, 1 point. With one joker, on the table, and none on the rack, the search's places
+    # cover every turn: the hint is proven the best.
+    table, rack = "B4 B5 B6 B7 B8 B9 J B11 | O2 O3 O4 O5 | B8 B9 B10 B11 B12", "K4 K5 O1 B1"
+    after = "B4 B5 B6 B7 B8 B9 J B11 | O1 O2 O3 O4 O5 | B8 B9 B10 B11 B12"
+    move = hint_beside_worked_out(table, rack, PRESETS["sabra-way"], after)
+    assert [str(t) for t in move.placed] == ["O1"] and move.points == 1
+    assert move.exact is True

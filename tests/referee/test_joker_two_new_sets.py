@@ -136,3 +136,23 @@ def test_two_freed_jokers_found_in_one_set_among_places_tried_in_the_second_pass
     move = hint_beside_worked_out(table, rack, PRESETS["sabra-way"], after)
     assert sorted(map(str, move.placed)) == sorted(rack.split())
     assert move.points == 30 and move.exact
+
+
+def test_two_freed_jokers_in_groups_whose_tiles_lie_on_both_the_table_and_the_rack():
+    # The Sabra Way (004): a joker is taken "in exchange for a tile of the same value from
+    # your hand", and must be used "immediately with 2 more tiles from your hand to make
+    # another meld"; "A meld containing a Joker may not be manipulated." O6 and B5 exchange
+    # the two jokers; one goes to B5 O5 J, the other to B3 R3 J, two rack tiles beside each:
+    # 6 tiles, 27 points. R6 fits nowhere: R2-R6 holds the only R4 R5 and no R7 exists, and
+    # the one group of 6s (J O6 R6) takes the O6 that frees a joker, leaving B5 O5 and B3
+    # R3 without a third tile: every other turn lays R6 and fewer tiles. B3 and R3 (and B5)
+    # lie on the table and the rack: the search, finding the same pair of sets with those
+    # tiles from the table illegal (fewer rack tiles beside a joker), notes the sets from
+    # the rack as not tried (the only test that reaches that note); the hint is legal and
+    # the best.
+    table = "J O7 O8 O9 O10 | B3 B4 J | R2 R3 R4 R5 R6 | R8 K8 O8 B8"
+    rack = "O6 B5 B5 O5 B3 R6 R3"
+    after = "O6 O7 O8 O9 O10 | B3 B4 B5 | B3 R3 J | B5 O5 J | R2 R3 R4 R5 R6 | K8 B8 O8 R8"
+    move = hint_beside_worked_out(table, rack, PRESETS["sabra-way"], after)
+    assert (len(move.placed), move.points) == (6, 27)
+    assert "R6" not in map(str, move.placed)
