@@ -1,19 +1,21 @@
 """Hunt tables that tell surviving mutants of the joker hint search from the real code.
 
-mutmut says a mutant survived the tests; this says whether some table tells it apart. It
+mutmut says a mutant survived the tests
+this says whether some table tells it apart. It
 makes mutmut's mutated copy of the joker modules once (``--workdir``, as
 :mod:`bench.mutants` prepares it, without running any test), imports it, and for each drawn
 table asks ``best_move`` once with the real code and once per mutant (mutmut's trampolines
 switch on ``MUTANT_UNDER_TEST`` at each call, so one process serves every mutant). It prints
 each table where a mutant's hint crashes, is illegal, is worse while said to be proven
 (a wrong proof: the real hint beats it), or is only worse (a test holding that table's best
-kills it); with ``--exact``, also where it finds the same hint but leaves it unproven while
+kills it)
+with ``--exact``, also where it finds the same hint but leaves it unproven while
 the real code proves it best (a test asserting ``Move.exact`` there kills it). A table
 printed is a candidate test: its best is then worked out by hand and held to the brute force
 of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
-        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds]
+        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2]
         [--presets sabra,tournament] [--exact]
 """
 
@@ -105,6 +107,90 @@ def _exchanges(rng):
     return parse_table([" ".join(map(str, m)) for m in melds]), rack
 
 
+def _long(rng):
+    """One or two runs of 5-9 tiles holding a joker (more places a pattern than the first pass
+    tries), up to three more melds; a rack holding, most often, each joker's tile, pairs that
+    need a joker and a few more tiles (at most 9)."""
+    from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
+    from tests.referee.random_tables import random_meld
+    free = Counter(all_tiles())
+    melds = []
+    for _ in range(rng.choice((1, 1, 2))):
+        c = rng.choice(COLOURS)
+        n = rng.randint(5, 9)
+        s = rng.randint(1, 14 - n)
+        m = [Tile(c, k) for k in range(s, s + n)]
+        if all(free[t] > 0 for t in m):
+            free.subtract(m)
+            i = rng.randrange(len(m))
+            free[m[i]] += 1
+            free[JOKER] -= 1
+            rack_tile = m[i]
+            m[i] = JOKER
+            melds.append((m, rack_tile))
+    if not melds:
+        return None
+    table = [m for m, _ in melds]
+    for _ in range(rng.randint(0, 3)):
+        m = random_meld(rng, runs=0.5, longest_run=5)
+        if all(free[t] >= k for t, k in Counter(m).items()):
+            free.subtract(m)
+            table.append(m)
+    rack = []
+    for _, t in melds:
+        if rng.random() < 0.85 and free[t] > 0:
+            free[t] -= 1
+            rack.append(t)
+    for _ in range(rng.randint(1, 3)):
+        if rng.random() < 0.5:
+            colour, k = rng.choice(COLOURS), rng.randint(1, 12)
+            pair = [Tile(colour, k), Tile(colour, min(13, k + rng.choice((1, 2))))]
+        else:
+            k, (c1, c2) = rng.randint(1, 13), rng.sample(COLOURS, 2)
+            pair = [Tile(c1, k), Tile(c2, k)]
+        if pair[0] != pair[1] and all(free[t] > 0 for t in pair):
+            free.subtract(pair)
+            rack += pair
+    for _ in range(rng.randint(0, 3)):
+        pool = [t for t in free.elements() if not t.is_joker]
+        if rng.random() < 0.7:
+            pool = [t for t in pool if any(t in m for m in table)] or pool
+        t = rng.choice(pool)
+        free[t] -= 1
+        rack.append(t)
+    if len(rack) > 9:
+        return None
+    return parse_table([" ".join(map(str, m)) for m in table]), rack
+
+
+def _misread_from(base):
+    """Tables drawn by ``base`` read wrongly: a meld without a joker split in two pieces, or
+    one of its tiles moved to the rack (pieces that are no melds, which the rack can
+    complete)."""
+
+    def fam(rng):
+        from referee import parse_table
+        drawn = base(rng)
+        if drawn is None:
+            return None
+        table, rack = drawn
+        melds = [list(m.tiles) for m in table.melds]
+        plain = [i for i, m in enumerate(melds) if not any(t.is_joker for t in m)]
+        if not plain:
+            return None
+        i = rng.choice(plain)
+        m = melds[i]
+        if len(m) >= 4 and rng.random() < 0.6:
+            k = rng.randint(1, len(m) - 1)
+            melds[i:i + 1] = [m[:k], m[k:]]
+        else:
+            j = rng.randrange(len(m))
+            rack = list(rack) + [m[j]]
+            melds[i] = m[:j] + m[j + 1:]
+        return parse_table([" ".join(map(str, x)) for x in melds if x]), rack
+    return fam
+
+
 def _families():
     from referee import JOKER, parse_table
     from tests.referee.test_hints import _small_case
@@ -131,7 +217,8 @@ def _families():
         return table, list(rack) + [JOKER]
 
     return {"exchanges": _exchanges, "small": _small_case, "meeting": meeting_case,
-            "two": two, "rack-joker": rack_joker, "thirds": third_copy_case}
+            "two": two, "rack-joker": rack_joker, "thirds": third_copy_case, "long": _long,
+            "misread": _misread_from(_exchanges), "misread2": _misread_from(two)}
 
 
 def main(argv=None) -> int:
