@@ -146,10 +146,9 @@ def test_two_freed_jokers_in_groups_whose_tiles_lie_on_both_the_table_and_the_ra
     # 6 tiles, 27 points. R6 fits nowhere: R2-R6 holds the only R4 R5 and no R7 exists, and
     # the one group of 6s (J O6 R6) takes the O6 that frees a joker, leaving B5 O5 and B3
     # R3 without a third tile: every other turn lays R6 and fewer tiles. B3 and R3 (and B5)
-    # lie on the table and the rack: the search, finding the same pair of sets with those
-    # tiles from the table illegal (fewer rack tiles beside a joker), notes the sets from
-    # the rack as not tried (the only test that reaches that note); the hint is legal and
-    # the best.
+    # lie on the table and the rack: the search meets a pair of sets whose turn, better than
+    # the best found, the judge refuses, and notes the same sets with tiles from the rack as
+    # not tried (the only test that reaches that note); the hint is legal and the best.
     table = "J O7 O8 O9 O10 | B3 B4 J | R2 R3 R4 R5 R6 | R8 K8 O8 B8"
     rack = "O6 B5 B5 O5 B3 R6 R3"
     after = "O6 O7 O8 O9 O10 | B3 B4 B5 | B3 R3 J | B5 O5 J | R2 R3 R4 R5 R6 | K8 B8 O8 R8"
