@@ -143,9 +143,10 @@ def test_two_freed_jokers_in_groups_whose_tiles_lie_on_both_the_table_and_the_ra
     # your hand", and must be used "immediately with 2 more tiles from your hand to make
     # another meld"; "A meld containing a Joker may not be manipulated." O6 and B5 exchange
     # the two jokers; one goes to B5 O5 J, the other to B3 R3 J, two rack tiles beside each:
-    # 6 tiles, 27 points. R6 fits nowhere: R2-R6 holds the only R4 R5 and no R7 exists, and
-    # the one group of 6s (J O6 R6) takes the O6 that frees a joker, leaving B5 O5 and B3
-    # R3 without a third tile: every other turn lays R6 and fewer tiles. B3 and R3 (and B5)
+    # 6 tiles, 27 points. R6 fits nowhere else: no R7 exists and R2-R6 holds the only R4 R5,
+    # so R6 needs the group J O6 R6 (taking the O6 that frees a joker) or a second run R3 J
+    # J R6 (taking both jokers); either way B5 O5 or B3 R3 is left without a third tile, so
+    # a turn that lays R6 lays fewer tiles. B3 and R3 (and B5)
     # lie on the table and the rack: the search meets a pair of sets whose turn, better than
     # the best found, the judge refuses, and notes the same sets with tiles from the rack as
     # not tried (the only test that reaches that note); the hint is legal and the best.
