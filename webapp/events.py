@@ -9,7 +9,8 @@ Two ways wake a waiting stream:
   wakes the streams of that game at once;
 * in any other process or server (several workers, several machines on one PostgreSQL): one
   poller thread per process reads the versions of the games that have open streams every
-  ``SSE_POLL_INTERVAL`` seconds (0.25 s by default) in a single query. The poller stops
+  ``SSE_POLL_INTERVAL`` seconds (0.25 s by default) in a single query; a followed game it
+  no longer finds was deleted, and its streams say so. The poller stops
   once no stream has been open for ``SSE_POLLER_IDLE_SECONDS`` (30 s), and the next stream
   starts it again.
 
@@ -28,6 +29,10 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from .models import Game, GameEvent
+
+#: the version a game deleted by another process is given: above every version a stream has
+#: sent, so its streams wake and find it gone
+_GONE = float("inf")
 
 
 class Broker:
@@ -123,11 +128,18 @@ class Broker:
                         rows = db.execute(select(Game.id, Game.version)
                                           .where(Game.id.in_(ids))).all()
                 except Exception:  # the database is briefly away: try again next tick
-                    rows = []
+                    rows = None
                 with self._cond:
-                    for gid, version in rows:
+                    for gid, version in rows or ():
                         if gid in self._watchers and version > self._versions.get(gid, -1):
                             self._versions[gid] = version
+                            self._wake(gid)
+                    # a game followed here that the database no longer holds was deleted by
+                    # another process: its streams are woken and find it gone
+                    found = set(ids) if rows is None else {gid for gid, _ in rows}
+                    for gid in ids:
+                        if gid not in found and gid in self._watchers:
+                            self._versions[gid] = _GONE
                             self._wake(gid)
             time.sleep(self.poll_interval)
 

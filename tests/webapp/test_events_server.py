@@ -274,7 +274,7 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
     broker = app.extensions["rummiref"]["broker"]
     assert broker.subscribe("left-at-once")     # a phone that leaves before any change
     broker.unsubscribe("left-at-once")
-    gid = "followed-game"
+    gid = new_game(app.test_client())["id"]     # at version 1 (the poll reads 1)
     assert broker.subscribe(gid) and broker.subscribe(gid)
     assert broker.streams == 2
     broker.unsubscribe(gid)                     # one of the two phones leaves
@@ -300,6 +300,37 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
     t0 = time.monotonic()                       # and nothing would wake a wait: it answers
     assert broker.wait(gid, after=0, timeout=2) is False    # at once
     assert time.monotonic() - t0 < 1.0
+
+
+def test_a_game_deleted_on_another_server_is_said_gone_to_the_phones_following_it_here(
+        make_app):
+    """Two servers on one database: the owner deletes the game on one, and a phone following
+    it on the other hears ``game-deleted`` within a second or so (that server's poll no longer
+    finds the game) and its stream ends, as on the server that deleted it; a phone on
+    another game there hears nothing of it."""
+    a, b = make_app(), make_app(SSE_POLL_INTERVAL=0.05)
+    with LiveServer(a) as sa, LiveServer(b) as sb:
+        gid, auth = create(sa.url)
+        other, other_auth = create(sa.url, players=("Xia", "Yu"))
+        viewer = SSEClient(f"{sb.url}/api/games/{gid}/events")
+        bystander = SSEClient(f"{sb.url}/api/games/{other}/events")
+        try:
+            viewer.wait_for("hello")
+            bystander.wait_for("hello")
+            status, _, _ = http_request(f"{sa.url}/api/games/{gid}", "DELETE", None, auth)
+            assert status == 200
+            t0 = time.monotonic()
+            assert viewer.wait_for("game-deleted", timeout=3)["data"] == {"game": gid}
+            assert time.monotonic() - t0 < 2.0
+            assert viewer.next_event(5) is None               # and the stream ends
+            # the other game's stream goes on: its next change is its next event
+            http_request(f"{sa.url}/api/games/{other}/rounds", "POST",
+                         {"winner": "Xia", "racks": {"Yu": 5}}, other_auth)
+            ev = bystander.next_event(5)
+            assert (ev["event"], ev["id"]) == ("round-added", "2")
+        finally:
+            viewer.close()
+            bystander.close()
 
 
 def test_a_server_stopping_ends_its_streams_without_saying_the_game_is_gone(app, live):
@@ -499,10 +530,10 @@ def test_a_poll_while_the_database_is_away_is_tried_again_next_tick(make_app, mo
 def test_a_change_told_late_never_takes_a_phone_back_to_an_older_version(app):
     """Two requests commit versions 5 and 4 of a game and tell the broker in the other
     order (threads racing): a phone that has sent version 4 is still woken for 5 at once,
-    not a poll later (the poll reads 5 again; this game is in no database, so nothing but
-    the broker's own memory can wake it)."""
+    not a poll later (the poll reads 5 again; here the database holds version 1, so nothing
+    but the broker's own memory can wake it)."""
     broker = app.extensions["rummiref"]["broker"]
-    gid = "raced-game"
+    gid = new_game(app.test_client())["id"]
     assert broker.subscribe(gid)
     try:
         broker.notify(gid, 5)
