@@ -149,8 +149,11 @@ def format_event(event: str, data: Any, event_id: Optional[int] = None) -> str:
     if event_id is not None:
         lines.append(f"id: {event_id}")
     lines.append(f"event: {event}")
+    # one line: JSON escapes CR and LF, the only line ends of an event stream (splitlines()
+    # would also break at U+2028, U+2029 and U+0085, which JSON leaves as they are, and the
+    # phone would join the parts with a newline, no longer JSON)
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    lines.extend(f"data: {line}" for line in payload.splitlines() or [""])
+    lines.append(f"data: {payload}")
     return "\n".join(lines) + "\n\n"
 
 

@@ -3,6 +3,7 @@ moment, and live updates over server-sent events. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -374,6 +375,35 @@ def test_a_phone_hears_only_of_its_own_game(live):
         ev = viewer.next_event(5)
         assert ev["event"] == "round-added" and set(ev["data"]["round"]["scores"]) == {
             "Ann", "Ben", "Cy"}
+    finally:
+        viewer.close()
+
+
+def test_an_event_whose_text_holds_a_unicode_line_separator_arrives_whole(live):
+    """Server-sent events end a line only at CR or LF; a phone's name may hold U+2028 or
+    U+2029 (a line or paragraph separator, which a device name keeps) or U+0085: the event
+    naming it arrives as one piece of JSON that reads back to the same text (were it split
+    at those characters, the phone would join the parts with a newline, which no JSON
+    string may hold raw)."""
+    gid, auth = create(live.url)
+    viewer = SSEClient(f"{live.url}/api/games/{gid}/events")
+    try:
+        viewer.wait_for("hello")
+        device = "Ann\u2028phone\u2029two"
+        status, _, _ = http_request(f"{live.url}/api/games/{gid}/rounds", "POST",
+                                    {"winner": "Ann", "racks": {"Ben": 1, "Cy": 2},
+                                     "device": device}, auth)
+        assert status == 201
+        viewer.sock.settimeout(5)
+        lines = []
+        while not lines or lines[-1] != "":
+            lines.append(viewer.resp.readline().decode("utf-8").rstrip("\r\n"))
+        assert lines[:2] == ["id: 2", "event: round-added"], lines
+        [data] = lines[2:-1]                      # one data line: nothing to join
+        assert data.startswith("data: ")
+        event = json.loads(data[len("data: "):])
+        assert event["actor"] == device and event["round"]["scores"] == {
+            "Ann": 3, "Ben": -1, "Cy": -2}
     finally:
         viewer.close()
 
