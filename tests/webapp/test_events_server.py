@@ -486,6 +486,41 @@ def test_an_idle_stream_gets_a_ping_and_a_busy_one_none(make_app):
             viewer.close()
 
 
+def test_an_idle_stream_reads_only_the_event_log_not_whether_its_game_is_gone(make_app):
+    """Each open stream costs the database a read of the event log per wake-up (a change,
+    or a heartbeat while idle). Whether its game still exists is asked only when it is
+    woken with nothing new to send (a deletion), never on a heartbeat's timeout nor on
+    its first read: an idle phone reads the games table no more than the poll does."""
+    from sqlalchemy import event
+
+    app = make_app(SSE_HEARTBEAT_SECONDS=0.3)
+    engine = app.extensions["rummiref"]["broker"].engine
+    statements: list[tuple[int, str]] = []
+
+    def seen(conn, cursor, statement, *args):
+        statements.append((threading.get_ident(), " ".join(statement.split())))
+
+    with LiveServer(app) as server:
+        gid, _ = create(server.url)
+        event.listen(engine, "before_cursor_execute", seen)
+        try:
+            viewer = SSEClient(f"{server.url}/api/games/{gid}/events")
+            try:
+                viewer.wait_for("hello")
+                _lines_until(viewer, _comment, timeout=3)      # a heartbeat,
+                _lines_until(viewer, _comment, timeout=3)      # and another: idle
+            finally:
+                viewer.close()
+        finally:
+            event.remove(engine, "before_cursor_execute", seen)
+    [stream_thread] = {t for t, sql in statements if "FROM game_events" in sql}
+    mine = [sql for t, sql in statements if t == stream_thread]
+    first_read = next(i for i, sql in enumerate(mine) if "FROM game_events" in sql)
+    after = mine[first_read:]
+    assert sum("FROM game_events" in sql for sql in after) >= 3, after  # woken 3 times
+    assert not [sql for sql in after if "FROM games " in sql or "FROM games\n" in sql], after
+
+
 def test_the_poller_stops_when_nobody_listens_and_starts_again_for_the_next_phone(make_app):
     """The poll for other processes' changes costs a query every tick: it runs while a stream
     is open, stops once none has been for a while, and the next phone starts it again, so a
