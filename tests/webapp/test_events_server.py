@@ -563,7 +563,8 @@ def test_the_poller_stops_when_nobody_listens_and_starts_again_for_the_next_phon
 def test_a_poll_while_the_database_is_away_is_tried_again_next_tick(make_app, monkeypatch):
     """The poll that brings other processes' changes meets the database away (a restart, a
     dropped connection): it tries again at the next tick, so a round entered on another
-    server afterwards still reaches a phone that was already following."""
+    server afterwards still reaches a phone that was already following; and a game it could
+    not read is not taken for deleted (its phones are not woken for nothing)."""
     from webapp import events
 
     writer = make_app().test_client()                  # another server process
@@ -580,14 +581,18 @@ def test_a_poll_while_the_database_is_away_is_tried_again_next_tick(make_app, mo
         return real_session(engine)
 
     monkeypatch.setattr(events, "Session", session)
+    version = writer.get(f"/api/games/{gid}").get_json()["version"]
     assert broker.subscribe(gid)
     try:
         assert away.wait(2)                            # the first poll met it away
+        time.sleep(0.2)                                # and the next ones found the game:
+        # nothing is new, and a database away is not a game gone
+        assert broker.wait(gid, after=version, timeout=0.3) is False
         r = writer.post(f"/api/games/{gid}/rounds", headers=game["headers"],
                         json={"winner": "Ann", "racks": {"Ben": 1, "Cy": 1}})
         assert r.status_code == 201, r.get_json()
-        version = r.get_json()["version"]
-        assert broker.wait(gid, after=version - 1, timeout=3), "the poll stopped for good"
+        assert broker.wait(gid, after=r.get_json()["version"] - 1, timeout=3), \
+            "the poll stopped for good"
     finally:
         broker.unsubscribe(gid)
 
