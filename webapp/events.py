@@ -45,7 +45,7 @@ class Broker:
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)  # guards the dicts below
         self._game_conds: dict[str, threading.Condition] = {}  # one per watched game, same lock
-        self._versions: dict[str, int] = {}
+        self._versions: dict[str, float] = {}  # int versions, or _GONE (deleted elsewhere)
         self._watchers: dict[str, int] = {}
         self._poller: Optional[threading.Thread] = None
         self.streams = 0
