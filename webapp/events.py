@@ -9,7 +9,8 @@ Two ways wake a waiting stream:
   wakes the streams of that game at once;
 * in any other process or server (several workers, several machines on one PostgreSQL): one
   poller thread per process reads the versions of the games that have open streams every
-  ``SSE_POLL_INTERVAL`` seconds (0.25 s by default) in a single query. The poller stops
+  ``SSE_POLL_INTERVAL`` seconds (0.25 s by default) in a single query; a followed game it
+  no longer finds was deleted, and its streams say so. The poller stops
   once no stream has been open for ``SSE_POLLER_IDLE_SECONDS`` (30 s), and the next stream
   starts it again.
 
@@ -29,6 +30,10 @@ from sqlalchemy.orm import Session
 
 from .models import Game, GameEvent
 
+#: the version a game deleted by another process is given: above every version a stream has
+#: sent, so its streams wake and find it gone
+_GONE = float("inf")
+
 
 class Broker:
     """Wakes streams when their game's version moves past what they have sent."""
@@ -40,7 +45,7 @@ class Broker:
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)  # guards the dicts below
         self._game_conds: dict[str, threading.Condition] = {}  # one per watched game, same lock
-        self._versions: dict[str, int] = {}
+        self._versions: dict[str, float] = {}  # int versions, or _GONE (deleted elsewhere)
         self._watchers: dict[str, int] = {}
         self._poller: Optional[threading.Thread] = None
         self.streams = 0
@@ -123,11 +128,18 @@ class Broker:
                         rows = db.execute(select(Game.id, Game.version)
                                           .where(Game.id.in_(ids))).all()
                 except Exception:  # the database is briefly away: try again next tick
-                    rows = []
+                    rows = None
                 with self._cond:
-                    for gid, version in rows:
+                    for gid, version in rows or ():
                         if gid in self._watchers and version > self._versions.get(gid, -1):
                             self._versions[gid] = version
+                            self._wake(gid)
+                    # a game followed here that the database no longer holds was deleted by
+                    # another process: its streams are woken and find it gone
+                    found = set(ids) if rows is None else {gid for gid, _ in rows}
+                    for gid in ids:
+                        if gid not in found and gid in self._watchers:
+                            self._versions[gid] = _GONE
                             self._wake(gid)
             time.sleep(self.poll_interval)
 
@@ -137,8 +149,11 @@ def format_event(event: str, data: Any, event_id: Optional[int] = None) -> str:
     if event_id is not None:
         lines.append(f"id: {event_id}")
     lines.append(f"event: {event}")
+    # one line: JSON escapes CR and LF, the only line ends of an event stream (splitlines()
+    # would also break at U+2028, U+2029 and U+0085, which JSON leaves as they are, and the
+    # phone would join the parts with a newline, no longer JSON)
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    lines.extend(f"data: {line}" for line in payload.splitlines() or [""])
+    lines.append(f"data: {payload}")
     return "\n".join(lines) + "\n\n"
 
 

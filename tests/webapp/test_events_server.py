@@ -3,6 +3,7 @@ moment, and live updates over server-sent events. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -274,7 +275,7 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
     broker = app.extensions["rummiref"]["broker"]
     assert broker.subscribe("left-at-once")     # a phone that leaves before any change
     broker.unsubscribe("left-at-once")
-    gid = "followed-game"
+    gid = new_game(app.test_client())["id"]     # at version 1 (the poll reads 1)
     assert broker.subscribe(gid) and broker.subscribe(gid)
     assert broker.streams == 2
     broker.unsubscribe(gid)                     # one of the two phones leaves
@@ -300,6 +301,37 @@ def test_the_streams_left_on_a_game_are_still_woken_and_a_game_nobody_follows_is
     t0 = time.monotonic()                       # and nothing would wake a wait: it answers
     assert broker.wait(gid, after=0, timeout=2) is False    # at once
     assert time.monotonic() - t0 < 1.0
+
+
+def test_a_game_deleted_on_another_server_is_said_gone_to_the_phones_following_it_here(
+        make_app):
+    """Two servers on one database: the owner deletes the game on one, and a phone following
+    it on the other hears ``game-deleted`` within a second or so (that server's poll no longer
+    finds the game) and its stream ends, as on the server that deleted it; a phone on
+    another game there hears nothing of it."""
+    a, b = make_app(), make_app(SSE_POLL_INTERVAL=0.05)
+    with LiveServer(a) as sa, LiveServer(b) as sb:
+        gid, auth = create(sa.url)
+        other, other_auth = create(sa.url, players=("Xia", "Yu"))
+        viewer = SSEClient(f"{sb.url}/api/games/{gid}/events")
+        bystander = SSEClient(f"{sb.url}/api/games/{other}/events")
+        try:
+            viewer.wait_for("hello")
+            bystander.wait_for("hello")
+            status, _, _ = http_request(f"{sa.url}/api/games/{gid}", "DELETE", None, auth)
+            assert status == 200
+            t0 = time.monotonic()
+            assert viewer.wait_for("game-deleted", timeout=3)["data"] == {"game": gid}
+            assert time.monotonic() - t0 < 2.0
+            assert viewer.next_event(5) is None               # and the stream ends
+            # the other game's stream goes on: its next change is its next event
+            http_request(f"{sa.url}/api/games/{other}/rounds", "POST",
+                         {"winner": "Xia", "racks": {"Yu": 5}}, other_auth)
+            ev = bystander.next_event(5)
+            assert (ev["event"], ev["id"]) == ("round-added", "2")
+        finally:
+            viewer.close()
+            bystander.close()
 
 
 def test_a_server_stopping_ends_its_streams_without_saying_the_game_is_gone(app, live):
@@ -343,6 +375,35 @@ def test_a_phone_hears_only_of_its_own_game(live):
         ev = viewer.next_event(5)
         assert ev["event"] == "round-added" and set(ev["data"]["round"]["scores"]) == {
             "Ann", "Ben", "Cy"}
+    finally:
+        viewer.close()
+
+
+def test_an_event_whose_text_holds_a_unicode_line_separator_arrives_whole(live):
+    """Server-sent events end a line only at CR or LF; a phone's name may hold U+2028 or
+    U+2029 (a line or paragraph separator, which a device name keeps) or U+0085: the event
+    naming it arrives as one piece of JSON that reads back to the same text (were it split
+    at those characters, the phone would join the parts with a newline, which no JSON
+    string may hold raw)."""
+    gid, auth = create(live.url)
+    viewer = SSEClient(f"{live.url}/api/games/{gid}/events")
+    try:
+        viewer.wait_for("hello")
+        device = "Ann\u2028phone\u2029two"
+        status, _, _ = http_request(f"{live.url}/api/games/{gid}/rounds", "POST",
+                                    {"winner": "Ann", "racks": {"Ben": 1, "Cy": 2},
+                                     "device": device}, auth)
+        assert status == 201
+        viewer.sock.settimeout(5)
+        lines = []
+        while not lines or lines[-1] != "":
+            lines.append(viewer.resp.readline().decode("utf-8").rstrip("\r\n"))
+        assert lines[:2] == ["id: 2", "event: round-added"], lines
+        [data] = lines[2:-1]                      # one data line: nothing to join
+        assert data.startswith("data: ")
+        event = json.loads(data[len("data: "):])
+        assert event["actor"] == device and event["round"]["scores"] == {
+            "Ann": 3, "Ben": -1, "Cy": -2}
     finally:
         viewer.close()
 
@@ -425,6 +486,41 @@ def test_an_idle_stream_gets_a_ping_and_a_busy_one_none(make_app):
             viewer.close()
 
 
+def test_an_idle_stream_reads_only_the_event_log_not_whether_its_game_is_gone(make_app):
+    """Each open stream costs the database a read of the event log per wake-up (a change,
+    or a heartbeat while idle). Whether its game still exists is asked only when it is
+    woken with nothing new to send (a deletion), never on a heartbeat's timeout nor on
+    its first read: an idle phone reads the games table no more than the poll does."""
+    from sqlalchemy import event
+
+    app = make_app(SSE_HEARTBEAT_SECONDS=0.3)
+    engine = app.extensions["rummiref"]["broker"].engine
+    statements: list[tuple[int, str]] = []
+
+    def seen(conn, cursor, statement, *args):
+        statements.append((threading.get_ident(), " ".join(statement.split())))
+
+    with LiveServer(app) as server:
+        gid, _ = create(server.url)
+        event.listen(engine, "before_cursor_execute", seen)
+        try:
+            viewer = SSEClient(f"{server.url}/api/games/{gid}/events")
+            try:
+                viewer.wait_for("hello")
+                _lines_until(viewer, _comment, timeout=3)      # a heartbeat,
+                _lines_until(viewer, _comment, timeout=3)      # and another: idle
+            finally:
+                viewer.close()
+        finally:
+            event.remove(engine, "before_cursor_execute", seen)
+    [stream_thread] = {t for t, sql in statements if "FROM game_events" in sql}
+    mine = [sql for t, sql in statements if t == stream_thread]
+    first_read = next(i for i, sql in enumerate(mine) if "FROM game_events" in sql)
+    after = mine[first_read:]
+    assert sum("FROM game_events" in sql for sql in after) >= 3, after  # woken 3 times
+    assert not [sql for sql in after if "FROM games " in sql or "FROM games\n" in sql], after
+
+
 def test_the_poller_stops_when_nobody_listens_and_starts_again_for_the_next_phone(make_app):
     """The poll for other processes' changes costs a query every tick: it runs while a stream
     is open, stops once none has been for a while, and the next phone starts it again, so a
@@ -467,7 +563,8 @@ def test_the_poller_stops_when_nobody_listens_and_starts_again_for_the_next_phon
 def test_a_poll_while_the_database_is_away_is_tried_again_next_tick(make_app, monkeypatch):
     """The poll that brings other processes' changes meets the database away (a restart, a
     dropped connection): it tries again at the next tick, so a round entered on another
-    server afterwards still reaches a phone that was already following."""
+    server afterwards still reaches a phone that was already following; and a game it could
+    not read is not taken for deleted (its phones are not woken for nothing)."""
     from webapp import events
 
     writer = make_app().test_client()                  # another server process
@@ -484,14 +581,18 @@ def test_a_poll_while_the_database_is_away_is_tried_again_next_tick(make_app, mo
         return real_session(engine)
 
     monkeypatch.setattr(events, "Session", session)
+    version = writer.get(f"/api/games/{gid}").get_json()["version"]
     assert broker.subscribe(gid)
     try:
         assert away.wait(2)                            # the first poll met it away
+        time.sleep(0.2)                                # and the next ones found the game:
+        # nothing is new, and a database away is not a game gone
+        assert broker.wait(gid, after=version, timeout=0.3) is False
         r = writer.post(f"/api/games/{gid}/rounds", headers=game["headers"],
                         json={"winner": "Ann", "racks": {"Ben": 1, "Cy": 1}})
         assert r.status_code == 201, r.get_json()
-        version = r.get_json()["version"]
-        assert broker.wait(gid, after=version - 1, timeout=3), "the poll stopped for good"
+        assert broker.wait(gid, after=r.get_json()["version"] - 1, timeout=3), \
+            "the poll stopped for good"
     finally:
         broker.unsubscribe(gid)
 
@@ -499,10 +600,10 @@ def test_a_poll_while_the_database_is_away_is_tried_again_next_tick(make_app, mo
 def test_a_change_told_late_never_takes_a_phone_back_to_an_older_version(app):
     """Two requests commit versions 5 and 4 of a game and tell the broker in the other
     order (threads racing): a phone that has sent version 4 is still woken for 5 at once,
-    not a poll later (the poll reads 5 again; this game is in no database, so nothing but
-    the broker's own memory can wake it)."""
+    not a poll later (the poll reads 5 again; here the database holds version 1, so nothing
+    but the broker's own memory can wake it)."""
     broker = app.extensions["rummiref"]["broker"]
-    gid = "raced-game"
+    gid = new_game(app.test_client())["id"]
     assert broker.subscribe(gid)
     try:
         broker.notify(gid, 5)
