@@ -353,19 +353,49 @@ PHONE_TABLE = ("R1 R2 R3 R4 R5 | K7 B7 O7 R7 | B9 B10 B11 B12 B13 | O3 O4 J O6 |
                "K2 K3 K4 K5 K6 | B4 R4 O4 | B5 B6 B7 B8 | R12 K12 B12 J")
 
 
-def test_a_doubtful_find_across_two_sure_tiles_of_a_phone_photo_is_not_read(reader):
+def test_a_doubtful_find_across_two_sure_tiles_of_a_phone_photo_is_not_read(reader,
+                                                                            monkeypatch):
     """A 12-megapixel phone JPEG of 50 tiles (the latency benchmark's table, seed 9) on which
     the finder also takes the edge between K12 and B12 for a tile, read as K2 at 0.37: that
     find is not read (tiles do not lie on each other), the note says so, and the table is
-    read whole and right."""
+    read whole and right. The shipped models find that edge and read it so; here the edge's
+    find is made (moved from the K12's where the finder has none) and read as K2 at 0.37
+    whatever the reader, as another reader may call it no tile (second looks off: they would
+    look at it afresh)."""
     from referee import parse_table
+    from vision.geometry import NOT_A_TILE
 
     table = parse_table(PHONE_TABLE)
-    img, _ = render_table(table, seed=9, size=(1000, 750), classic=True, upside_down=0.0,
-                          angle=0.0, tilt=0.05)
+    img, labels = render_table(table, seed=9, size=(1000, 750), classic=True, upside_down=0.0,
+                               angle=0.0, tilt=0.05)
+    k12, b12 = (labels[i][1].mean(0) for i in labels.melds[-1][1:3])   # R12 K12 B12 J
+    assert [labels[i][0] for i in labels.melds[-1][1:3]] == ["K12", "B12"]
+    middle = (k12 + b12) / 2                          # of the 1000-pixel picture
     img = cv2.resize(img, (4032, 3024), interpolation=cv2.INTER_CUBIC)
     img = cv2.add(img, np.random.default_rng(9).integers(0, 8, img.shape, dtype=np.uint8))
     jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    real_detect, real_classify = reader.detect, reader.classify
+
+    def detect(image):
+        found = real_detect(image)
+        edge = middle * (image.shape[1] / 1000)       # in the reader's working copy
+        near = lambda d, r: np.hypot(*(d["centre"] - edge)) < r * d["short"]  # noqa: E731
+        across = [d for d in found if near(d, 0.25)]
+        if not across:   # the K12's find, moved onto the edge
+            k = min(found, key=lambda d: np.hypot(*(d["centre"] - edge)))
+            across = [{**k, "centre": np.float32(edge), "score": 0.6}]
+        return [d for d in found if not near(d, 0.25)] + across[:1]   # the edge's find last
+
+    def classify(crops):
+        p = real_classify(crops)
+        p[-1] = 0.0
+        p[-1, [_reading("K2"), NOT_A_TILE, _reading("K12"), _reading("B12")]] = (
+            0.37, 0.3, 0.2, 0.13)
+        return p
+
+    monkeypatch.setattr(reader, "detect", detect)
+    monkeypatch.setattr(reader, "classify", classify)
+    monkeypatch.setattr(reader, "second_look_turns", ())
     reading = reader.read(jpg)
     assert sorted(map(str, reading.table)) == sorted(map(str, table))
     assert len(reading.tiles) == 50
