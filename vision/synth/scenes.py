@@ -29,6 +29,10 @@ CLOSEUP_SHARE = 0.1
 #: the same. Off by default: the shipped reader was trained without them
 #: (``models/tile-reader.md`` says what the readers trained with them read).
 PASTED_SHARE = 0.12
+#: An extra share of rack photos that ``random_scene(..., rack_share=...)`` draws
+#: (``rummiref train --rack-share``), in the places of tables that come after the pasted
+#: close-ups in the mix, so every other scene stays the same. Off by default; a fine-tune
+#: on the pasted mix found fewer rack tiles, and more rack scenes may keep them.
 
 
 def random_rack(rng: np.random.Generator) -> list[list[str]]:
@@ -91,13 +95,14 @@ def render_scene(edition: str | Edition, seed: int = 0, kind: str = "table"
 
 def random_scene(seed: int, size: tuple[int, int] | None = None, *,
                  exclude: tuple[str, ...] = (), pasted_share: float = 0.0,
-                 ) -> tuple[np.ndarray, Labels]:
+                 rack_share: float = 0.0) -> tuple[np.ndarray, Labels]:
     """A random synthetic photo for training: mostly a random table (sometimes with a rack
     at its edge, sometimes only a few loose tiles, rarely none), a random edition, camera and
     light; a fifth are phone photos of a rack and a tenth close-ups, mostly of the modern
     editions. ``pasted_share``: that share drawn instead as tables of pasted close-ups of
     modern editions whose numerals are up to 0.6 of the face and heavy (:data:`PASTED_SHARE`;
-    none by default). ``exclude``: named editions kept out (neither drawn nor their fonts
+    none by default). ``rack_share``: a further share drawn instead as rack photos (in the
+    places of the tables that come after the pasted ones; none by default). ``exclude``: named editions kept out (neither drawn nor their fonts
     used)."""
     mix = np.random.default_rng([seed, 10]).random()
     if mix < RACK_SHARE + CLOSEUP_SHARE:
@@ -115,6 +120,11 @@ def random_scene(seed: int, size: tuple[int, int] | None = None, *,
         ed = _modern_edition(rng, exclude)
         return render_pasted(random_table(rng, max_melds=6), int(rng.integers(1 << 31)),
                              edition=ed, size=size or (1000, 750))
+    if mix < RACK_SHARE + CLOSEUP_SHARE + pasted_share + rack_share:
+        rng = np.random.default_rng([seed, 13])
+        ed = _edition(rng, exclude)
+        return render_rack(random_rack(rng), int(rng.integers(1 << 31)), size=size,
+                           edition=ed)
     rng = np.random.default_rng(seed)
     if size is None:
         size = [(1000, 750), (750, 1000), (1024, 768), (800, 800), (1200, 900)][int(rng.integers(5))]

@@ -23,11 +23,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="share of the synthetic photos drawn as pasted close-ups with big heavy "
                         "numerals (vision.synth.scenes.PASTED_SHARE is the 0.12 tried; the "
                         "shipped reader had none)")
+    p.add_argument("--rack-share", type=float, default=0.0,
+                   help="a further share of the synthetic photos drawn as rack photos, in the "
+                        "places of tables after the pasted ones (the shipped reader had none "
+                        "beyond the mix's fifth)")
     p.add_argument("--finder-steps", type=int, default=1200, help="tile finder training steps")
     p.add_argument("--batch", type=int, default=16, help="tile finder batch (crops)")
     p.add_argument("--reader-epochs", type=int, default=18, help="tile reader epochs")
     p.add_argument("--reader-lr", type=float, default=READER_LR,
                    help=f"tile reader's peak learning rate (one cycle; default {READER_LR})")
+    p.add_argument("--not-a-tile-weight", type=float, default=1.0,
+                   help="weight of the 'not a tile' class in the reader's loss (1: as every "
+                        "tile; lower makes the reader slower to call a crop no tile)")
     p.add_argument("--init-from", default=None, metavar="ONNX",
                    help="start the tile reader from this exported reader's weights (to "
                         "fine-tune it, with a lower --reader-lr) instead of random ones")

@@ -114,9 +114,10 @@ def finder_crops(finder_path: Path, scenes, rng):
 
 def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path,
                  lr: float = READER_LR, desc: str = "tile-reader",
-                 init: Path | None = None) -> dict:
+                 init: Path | None = None, not_a_tile_weight: float = 1.0) -> dict:
     """Train the reader on ``crops`` and export it to ``out``: from random weights, or
-    (``init``: an exported reader) from that reader's weights, to fine-tune it."""
+    (``init``: an exported reader) from that reader's weights, to fine-tune it.
+    ``not_a_tile_weight``: the "not a tile" class's weight in the loss (every tile's is 1)."""
     import torch
     import torch.nn.functional as F
     from tqdm import tqdm
@@ -136,6 +137,10 @@ def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path
     steps = max(1, epochs * (n // batch))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    weight = None
+    if not_a_tile_weight != 1.0:
+        weight = torch.ones(2 * N_TILES + 1)
+        weight[NOT_A_TILE] = not_a_tile_weight
     t0 = time.time()
     net.train()
     bar = tqdm(range(steps), desc=desc, unit="step", mininterval=2)
@@ -150,7 +155,7 @@ def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path
         imgs = np.stack([photometric(crops[i], rng) for i in idx])
         x = torch.from_numpy(np.stack([normalise(im) for im in imgs]))
         y = torch.from_numpy(labels[idx])
-        loss = F.cross_entropy(net(x), y, label_smoothing=0.05)
+        loss = F.cross_entropy(net(x), y, label_smoothing=0.05, weight=weight)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -165,6 +170,8 @@ def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path
 
     add_embedding_output(out)  # what calibration refits the last layer on
     started = {"init_from": str(init), "lr": lr} if init is not None else {}
+    if weight is not None:
+        started["not_a_tile_weight"] = not_a_tile_weight
     return {**started, "epochs": epochs, "crops": int(n), "batch": batch,
             "train_seconds": round(time.time() - t0, 1),
             "final_loss": round(float(np.mean(hist[-50:])), 4)}

@@ -46,6 +46,15 @@ def train(args: argparse.Namespace) -> int:
         print(f"--pasted-share {args.pasted_share}: must lie between 0 and "
               f"{1 - RACK_SHARE - CLOSEUP_SHARE:.1f} (the tables' share)", file=sys.stderr)
         return 2
+    if not 0.0 <= args.rack_share <= 1 - RACK_SHARE - CLOSEUP_SHARE - args.pasted_share:
+        print(f"--rack-share {args.rack_share}: must lie between 0 and "
+              f"{1 - RACK_SHARE - CLOSEUP_SHARE - args.pasted_share:.2f} (the tables' share "
+              f"left after --pasted-share)", file=sys.stderr)
+        return 2
+    if not args.not_a_tile_weight > 0:
+        print(f"--not-a-tile-weight {args.not_a_tile_weight}: must be above 0",
+              file=sys.stderr)
+        return 2
     if args.init_from:
         # checked before the data is made: a wrong file should not cost minutes of rendering
         from ..nets import TileReader
@@ -68,7 +77,7 @@ def train(args: argparse.Namespace) -> int:
     log(f"real tiles: {sum(len(t) for _, t, _ in real)} ({flipped} read upside down by the "
          f"ink check)")
     synth = synth_scenes(args.synthetic, args.seed * 1_000_003, "synthetic photos",
-                         args.pasted_share)
+                         args.pasted_share, args.rack_share)
     scenes = real_up + synth
     meta_common = {"seed": args.seed, "real_photos": len(items),
                    "synthetic_photos": args.synthetic, "command": args.command_line}
@@ -104,7 +113,8 @@ def train(args: argparse.Namespace) -> int:
         log(f"training the tile reader on {len(labels)} crops")
         rm = train_reader(crops, labels, epochs=args.reader_epochs, batch=128, seed=args.seed,
                           out=reader_path, lr=args.reader_lr,
-                          init=Path(args.init_from) if args.init_from else None)
+                          init=Path(args.init_from) if args.init_from else None,
+                          not_a_tile_weight=args.not_a_tile_weight)
         if hcrops is not None and len(hlabels):
             rm["heldout_synthetic_crop_accuracy"] = round(reader_accuracy(reader_path, hcrops,
                                                                           hlabels), 4)

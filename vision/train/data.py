@@ -92,14 +92,16 @@ def real_orientations(real):
     return fixed, flipped
 
 
-def synth_scenes(n: int, seed: int, desc: str, pasted_share: float = 0.0):
+def synth_scenes(n: int, seed: int, desc: str, pasted_share: float = 0.0,
+                 rack_share: float = 0.0):
     from tqdm import tqdm
 
     from ..synth import random_scene
 
     out = []
     for k in tqdm(range(n), desc=desc, unit="img", mininterval=2):
-        img, labels = random_scene(seed=seed + k, pasted_share=pasted_share)
+        img, labels = random_scene(seed=seed + k, pasted_share=pasted_share,
+                                   rack_share=rack_share)
         out.append((img, [t for t, _ in labels], [c for _, c in labels]))
     return out
 
