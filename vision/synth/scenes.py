@@ -29,10 +29,10 @@ CLOSEUP_SHARE = 0.1
 #: the same. Off by default: the shipped reader was trained without them
 #: (``models/tile-reader.md`` says what the readers trained with them read).
 PASTED_SHARE = 0.12
-#: An extra share of rack photos that ``random_scene(..., rack_share=...)`` draws
-#: (``rummiref train --rack-share``), in the places of tables that come after the pasted
-#: close-ups in the mix, so every other scene stays the same. Off by default; a fine-tune
-#: on the pasted mix found fewer rack tiles, and more rack scenes may keep them.
+# ``random_scene(..., rack_share=...)`` (``rummiref train --rack-share``) draws a further
+# share of rack photos in the places of tables that come after the pasted close-ups in the
+# mix, so every other scene stays the same; none by default (``models/tile-reader.md`` says
+# what the fine-tune trained with 0.15 read).
 
 
 def random_rack(rng: np.random.Generator) -> list[list[str]]:
