@@ -87,6 +87,14 @@ def _exchanges(rng):
             if 1 <= t.number <= 13 and free[t] > 0:
                 free[t] -= 1
                 rack.append(t)
+    _rack_rest(rng, free, rack, melds)
+    return parse_table([" ".join(map(str, m)) for m in melds]), rack
+
+
+def _rack_rest(rng, free, rack, melds):
+    """Add to ``rack`` (from ``free``) one to three pairs that need a third tile or a joker
+    and up to three more tiles, most often a second copy of a tile of ``melds``."""
+    from referee import COLOURS, Tile
     for _ in range(rng.randint(1, 3)):
         if rng.random() < 0.5:
             colour, k = rng.choice(COLOURS), rng.randint(1, 12)
@@ -104,7 +112,6 @@ def _exchanges(rng):
         t = rng.choice(pool)
         free[t] -= 1
         rack.append(t)
-    return parse_table([" ".join(map(str, m)) for m in melds]), rack
 
 
 def _long(rng):
@@ -141,23 +148,7 @@ def _long(rng):
         if rng.random() < 0.85 and free[t] > 0:
             free[t] -= 1
             rack.append(t)
-    for _ in range(rng.randint(1, 3)):
-        if rng.random() < 0.5:
-            colour, k = rng.choice(COLOURS), rng.randint(1, 12)
-            pair = [Tile(colour, k), Tile(colour, min(13, k + rng.choice((1, 2))))]
-        else:
-            k, (c1, c2) = rng.randint(1, 13), rng.sample(COLOURS, 2)
-            pair = [Tile(c1, k), Tile(c2, k)]
-        if pair[0] != pair[1] and all(free[t] > 0 for t in pair):
-            free.subtract(pair)
-            rack += pair
-    for _ in range(rng.randint(0, 3)):
-        pool = [t for t in free.elements() if not t.is_joker]
-        if rng.random() < 0.7:
-            pool = [t for t in pool if any(t in m for m in table)] or pool
-        t = rng.choice(pool)
-        free[t] -= 1
-        rack.append(t)
+    _rack_rest(rng, free, rack, table)
     if len(rack) > 9:
         return None
     return parse_table([" ".join(map(str, m)) for m in table]), rack
