@@ -102,8 +102,8 @@ def random_scene(seed: int, size: tuple[int, int] | None = None, *,
     editions. ``pasted_share``: that share drawn instead as tables of pasted close-ups of
     modern editions whose numerals are up to 0.6 of the face and heavy (:data:`PASTED_SHARE`;
     none by default). ``rack_share``: a further share drawn instead as rack photos (in the
-    places of the tables that come after the pasted ones; none by default). ``exclude``: named editions kept out (neither drawn nor their fonts
-    used)."""
+    places of the tables that come after the pasted ones; none by default). ``exclude``:
+    named editions kept out (neither drawn nor their fonts used)."""
     mix = np.random.default_rng([seed, 10]).random()
     if mix < RACK_SHARE + CLOSEUP_SHARE:
         rng = np.random.default_rng([seed, 11])

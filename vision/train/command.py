@@ -42,14 +42,15 @@ def train(args: argparse.Namespace) -> int:
         return 2
     from ..synth.scenes import CLOSEUP_SHARE, RACK_SHARE
 
-    if not 0.0 <= args.pasted_share <= 1 - RACK_SHARE - CLOSEUP_SHARE:
+    tables = 1 - RACK_SHARE - CLOSEUP_SHARE  # the share the other kinds take the places of
+    if not 0.0 <= args.pasted_share <= tables:
         print(f"--pasted-share {args.pasted_share}: must lie between 0 and "
-              f"{1 - RACK_SHARE - CLOSEUP_SHARE:.1f} (the tables' share)", file=sys.stderr)
+              f"{tables:.1f} (the tables' share)", file=sys.stderr)
         return 2
-    if not 0.0 <= args.rack_share <= 1 - RACK_SHARE - CLOSEUP_SHARE - args.pasted_share:
+    if not 0.0 <= args.rack_share <= tables - args.pasted_share:
         print(f"--rack-share {args.rack_share}: must lie between 0 and "
-              f"{1 - RACK_SHARE - CLOSEUP_SHARE - args.pasted_share:.2f} (the tables' share "
-              f"left after --pasted-share)", file=sys.stderr)
+              f"{tables - args.pasted_share:.2f} (the tables' share left after "
+              f"--pasted-share)", file=sys.stderr)
         return 2
     if not args.not_a_tile_weight > 0:
         print(f"--not-a-tile-weight {args.not_a_tile_weight}: must be above 0",
