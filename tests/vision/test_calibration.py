@@ -14,6 +14,7 @@ pytest.importorskip("onnxruntime")
 import cv2  # noqa: E402
 
 from referee.cli import main as rummiref  # noqa: E402
+from tests.grid_photos import EDITION_INDEX, held_out_grid  # noqa: E402
 from vision import calibration as cal  # noqa: E402
 from vision.calibration_grid import GRID, GridError, locate_grid  # noqa: E402
 from vision.editions import HELD_OUT, grid_photo, table_photo  # noqa: E402
@@ -22,8 +23,8 @@ from vision.labels import TILES  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 from vision.synth import render_table  # noqa: E402
 
-#: The held-out edition and grid seed the learning tests use.
-EDITION = HELD_OUT[2]
+#: The held-out edition the learning tests use (its grid: ``held_out_grid()``).
+EDITION = HELD_OUT[EDITION_INDEX]
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,7 @@ def reader() -> Reader:
 
 @pytest.fixture(scope="module")
 def learned(reader):
-    image, _ = grid_photo(EDITION, seed=3)
+    image, _ = held_out_grid()
     return cal.calibrate(reader, image)
 
 
@@ -167,7 +168,7 @@ def test_a_calibration_of_another_model_is_not_used(tmp_path, reader):
 
 
 def test_cli_stores_a_grid_and_refuses_a_table(tmp_path, capsys):
-    image, _ = grid_photo(EDITION, seed=3)
+    image, _ = held_out_grid()
     grid = tmp_path / "grid.jpg"
     cv2.imwrite(str(grid), image)
     inst = tmp_path / "inst"

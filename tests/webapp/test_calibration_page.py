@@ -12,6 +12,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
+from tests.grid_photos import held_out_grid  # noqa: E402
 from tests.webapp.webhelpers import new_game  # noqa: E402
 
 
@@ -43,10 +44,8 @@ def test_the_page_shows_the_grid_in_the_phones_language(client, game):
 
 
 def test_a_grid_photo_is_learned_for_the_game_of_its_owner_only(app, client, game, real_reader):
-    from vision.editions import HELD_OUT, grid_photo
-
     app.extensions["rummiref_live"]["reader"] = real_reader.read
-    image, _ = grid_photo(HELD_OUT[2], seed=3)
+    image, _ = held_out_grid()
     url = f"/api/games/{game['id']}/calibration"
 
     def post(data, headers=None):
@@ -71,10 +70,8 @@ def test_a_grid_photo_is_learned_for_the_game_of_its_owner_only(app, client, gam
 
 def test_only_the_serving_computer_sets_the_default(app, client, real_reader):
     """A phone on the table's Wi-Fi cannot replace the tile set every other game reads with."""
-    from vision.editions import HELD_OUT, grid_photo
-
     app.extensions["rummiref_live"]["reader"] = real_reader.read
-    image, _ = grid_photo(HELD_OUT[2], seed=3)
+    image, _ = held_out_grid()
 
     def post(addr):
         return client.post("/api/calibration", data={"photo": (BytesIO(_png(image)), "grid.png")},
