@@ -112,6 +112,9 @@ _SHIFT_M = _SHIFT_G + 4  # most real tiles of one colour in this number's groups
 _SHIFT_P = _SHIFT_M + 2  # initial-meld points so far (capped)
 _MASK_GM = (15 << _SHIFT_G) | (3 << _SHIFT_M)
 _NOT_J = ~(3 << _SHIFT_J)
+#: the fields of a key the moves of colour c depend on: its runs and every field above the
+#: colours (jokers used, this number's group tallies, points)
+_TMASKS = tuple(~((1 << _SHIFT_J) - 1) | (_CMASK << (_BITS * c)) for c in range(NCOL))
 
 
 # In the relaxed search a joker may start a run only three numbers or less from the top (10
@@ -401,7 +404,7 @@ class _Search:
             memo += got[0]
             dead += got[1]
             bound += got[2]
-            window = (padded[v], padded[v + 1], padded[v + 2])
+            window = (v, padded[v], padded[v + 1], padded[v + 2])
             got = by_window.get(window)
             if got is None:
                 got = by_window[window] = _per_colour()
@@ -575,17 +578,18 @@ class _Search:
         if pos == self.end:
             val = self.memo[pos][key] = self.terminal(key)
             return val
-        bound = self.bound[pos].get(key)
+        # this position's tables in one look-up (see ``at``)
+        memo, bounds, dead, step_cache, ub, tmask = self.at[pos]
+        bound = bounds.get(key)
         if bound is not None and bound <= alpha:
             return bound
-        if self.relaxed:
+        if dead:  # (only a relaxed search fills it)
             # with jokers optional, a state that is dead with some jokers left is dead with
             # fewer left too
-            dead = self.dead[pos].get(key & _NOT_J)
-            if dead is not None and dead <= (key >> _SHIFT_J) & 3:
-                self.memo[pos][key] = _NEG
+            used = dead.get(key & _NOT_J)
+            if used is not None and used <= (key >> _SHIFT_J) & 3:
+                memo[key] = _NEG
                 return _NEG
-        ub = self.ub[pos]
         if ub <= alpha:
             return ub
         budget = self.budget
@@ -597,26 +601,27 @@ class _Search:
         floor = alpha  # what a child must beat to matter: max(best, alpha)
         nxt = pos + 1
         ub_next = self.ub[nxt]
+        lowest = floor - ub_next  # a step must gain more than this to matter
         memo_next = self.memo[nxt]
         # the moves depend on the position, this colour's runs and the high fields of the key
-        # (positions take 10 bits: 4 colours x up to 150 numbers for max_score_counts)
-        tkey = (key >> _SHIFT_J) << 16 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 10 | pos
-        steps = self.step_cache[pos].get(tkey)
+        # (``tmask``; the tables are this position's own)
+        tkey = key & tmask
+        steps = step_cache.get(tkey)
         if steps is None:
-            steps = self.step_cache[pos][tkey] = self._steps(pos, key)
-        deeper = self.value_unknown
+            steps = step_cache[tkey] = self._steps(pos, key)
         for delta, dw in steps:
-            if dw + ub_next <= floor:
+            if dw <= lowest:
                 break  # even the best future cannot beat what we have (nor can the later
                 # steps: they come in order of weight, the most optional tiles first)
             nk = key + delta
             child = memo_next.get(nk)
             if child is None:
-                child = deeper(nxt, nk, floor - dw)
+                child = self.value_unknown(nxt, nk, floor - dw)
             if child > _NEG and dw + child > best:
                 best = dw + child
                 if best > floor:
                     floor = best
+                    lowest = floor - ub_next
                     if self.first and best > alpha:
                         # the question is only whether anything beats alpha: this value
                         # is reached (the most may be more), and is not memoised
@@ -624,14 +629,14 @@ class _Search:
                 if best >= ub:
                     break
         if best > alpha or alpha == _NEG:
-            self.memo[pos][key] = best  # exact: every child that could beat it was searched
+            memo[key] = best  # exact: every child that could beat it was searched
             if best == _NEG and self.relaxed:
                 used = (key >> _SHIFT_J) & 3
-                known = self.dead[pos].get(key & _NOT_J)
+                known = dead.get(key & _NOT_J)
                 if known is None or used < known:
-                    self.dead[pos][key & _NOT_J] = used
+                    dead[key & _NOT_J] = used
             return best
-        self.bound[pos][key] = alpha  # the true value is at most alpha
+        bounds[key] = alpha  # the true value is at most alpha
         return alpha
 
     def alive(self, pos, key):
@@ -657,7 +662,7 @@ class _Search:
                 raise _OutOfBudget
         nxt = pos + 1
         memo_next = self.memo[nxt]
-        tkey = (key >> _SHIFT_J) << 16 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 10 | pos
+        tkey = key & self.at[pos][5]
         step_cache = self.step_cache[pos]
         steps = step_cache.get(tkey)
         if steps is None:
@@ -682,6 +687,12 @@ class _Search:
     def solve(self):
         """(best value, decisions[v][c] = (u, g, jr, jg)) or (None, None): nothing can be laid,
         or, with a ``floor``, nothing laid is worth more than the floor."""
+        #: each position's tables for :meth:`value_unknown` in one look-up: its memo, "at
+        #: most" bounds, dead states, moves (by the fields of the key they depend on, ``key &
+        #: tmask``: this colour's runs and every field above the colours), the best value
+        #: still to gain and that mask
+        self.at = list(zip(self.memo, self.bound, self.dead, self.step_cache, self.ub,
+                           _TMASKS * self.n))
         if self.feasibility:
             return self._solve_feasibility()
         best = _NEG
