@@ -54,7 +54,11 @@ from .meld_build import NCOL, jokers_used, melds_from
 from .tiles import (COLOURS, JOKERS, MAX_NUMBER, Meld, Table, Tile, check_counts,
                     parse_table, parse_tiles)
 
-_NEG = -(1 << 60)  #: "no arrangement from here"
+#: "no arrangement from here": far below any value (a hint's most is about 7 million: 106
+#: tiles of weight BIG and their points) and any bar asked (a floor less every weight still
+#: to gain), and within a machine word (CPython compares and adds such ints on its fast
+#: path, and the search compares with it at every step)
+_NEG = -(1 << 29)
 BIG = _BIG = 1 << 16  #: a placed tile outweighs any number of points (lexicographic objective)
 
 
@@ -202,6 +206,11 @@ assert NCOL == 4  # _per_colour
 
 class _OutOfBudget(Exception):
     pass
+
+
+#: the budget of a search with no limit (``budget`` None), as a number: one subtraction and
+#: one comparison a state
+_NO_LIMIT = 1 << 62
 
 
 class Leaning:
@@ -579,7 +588,7 @@ class _Search:
             val = self.memo[pos][key] = self.terminal(key)
             return val
         # this position's tables in one look-up (see ``at``)
-        memo, bounds, dead, step_cache, ub, tmask = self.at[pos]
+        memo, bounds, dead, step_cache, ub, tmask, memo_next, ub_next = self.at[pos]
         bound = bounds.get(key)
         if bound is not None and bound <= alpha:
             return bound
@@ -592,17 +601,14 @@ class _Search:
                 return _NEG
         if ub <= alpha:
             return ub
-        budget = self.budget
-        if budget is not None:
-            self.budget = budget - 1
-            if budget < 1:
-                raise _OutOfBudget
+        budget = self.budget - 1
+        self.budget = budget
+        if budget < 0:
+            raise _OutOfBudget
         best = _NEG
         floor = alpha  # what a child must beat to matter: max(best, alpha)
         nxt = pos + 1
-        ub_next = self.ub[nxt]
         lowest = floor - ub_next  # a step must gain more than this to matter
-        memo_next = self.memo[nxt]
         # the moves depend on the position, this colour's runs and the high fields of the key
         # (``tmask``; the tables are this position's own)
         tkey = key & tmask
@@ -655,11 +661,10 @@ class _Search:
             if dead is not None and dead <= used:
                 memo[key] = _NEG
                 return _NEG
-        budget = self.budget
-        if budget is not None:
-            self.budget = budget - 1
-            if budget < 1:
-                raise _OutOfBudget
+        budget = self.budget - 1
+        self.budget = budget
+        if budget < 0:
+            raise _OutOfBudget
         nxt = pos + 1
         memo_next = self.memo[nxt]
         tkey = key & self.at[pos][5]
@@ -690,9 +695,11 @@ class _Search:
         #: each position's tables for :meth:`value_unknown` in one look-up: its memo, "at
         #: most" bounds, dead states, moves (by the fields of the key they depend on, ``key &
         #: tmask``: this colour's runs and every field above the colours), the best value
-        #: still to gain and that mask
+        #: still to gain, that mask, and the next position's memo and best value to gain
         self.at = list(zip(self.memo, self.bound, self.dead, self.step_cache, self.ub,
-                           _TMASKS * self.n))
+                           _TMASKS * self.n, self.memo[1:], self.ub[1:]))
+        if self.budget is None:
+            self.budget = _NO_LIMIT
         if self.feasibility:
             return self._solve_feasibility()
         best = _NEG
@@ -714,7 +721,7 @@ class _Search:
             best = self.value(0, 0, floor)
             if best <= floor:
                 best = _NEG  # nothing beats the floor (or nothing can be laid at all)
-        self.budget = None
+        self.budget = _NO_LIMIT
         if best <= _NEG:
             return None, None
         if self.first:
@@ -739,7 +746,7 @@ class _Search:
     def _solve_feasibility(self):
         if self.alive(0, 0) == _NEG:
             return None, None
-        self.budget = None
+        self.budget = _NO_LIMIT
         decisions = [[None] * NCOL for _ in range(self.n)]
         pos, key = 0, 0
         while pos < self.end:
