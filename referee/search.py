@@ -623,17 +623,19 @@ class _Search:
             child = memo_next.get(nk)
             if child is None:
                 child = self.value_unknown(nxt, nk, floor - dw)
-            if child > _NEG and dw + child > best:
-                best = dw + child
-                if best > floor:
-                    floor = best
-                    lowest = floor - ub_next
-                    if self.first and best > alpha:
-                        # the question is only whether anything beats alpha: this value
-                        # is reached (the most may be more), and is not memoised
-                        return best
-                if best >= ub:
-                    break
+            if child > _NEG:
+                child += dw
+                if child > best:
+                    best = child
+                    if best > floor:
+                        floor = best
+                        lowest = floor - ub_next
+                        if self.first and best > alpha:
+                            # the question is only whether anything beats alpha: this
+                            # value is reached (the most may be more), and is not memoised
+                            return best
+                    if best >= ub:
+                        break
         if best > alpha or alpha == _NEG:
             memo[key] = best  # exact: every child that could beat it was searched
             if best == _NEG and self.relaxed:
