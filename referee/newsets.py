@@ -64,29 +64,43 @@ def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
             in_rack[c][k] = r > 0
             table_only[c][k] = r == 0
             there[c][k] = table_left.get(t, 0) + r > 0
+    # the sets as (shape, rack jokers, tiles the rack could give): their tiles are made only
+    # for a list within the limit, as they are asked for (a caller may stop at the first)
     found = []
     for extra in range(0, min(rack_jokers, 2 - jokers) + 1):
         count = jokers + extra
         for shape in _shapes(count, there, in_rack, min_rack - extra):
-            from_rack = sum(1 for ck in shape if ck is not None and in_rack[ck[0]][ck[1]])
+            from_rack = 0
+            forced = []  # tiles only the table has
+            for ck in shape:
+                if ck is not None:
+                    c, k = ck
+                    if in_rack[c][k]:
+                        from_rack += 1
+                    elif table_only[c][k]:
+                        forced.append(ck)
             if from_rack + extra < min_rack:
                 continue
-            forced = tuple(ck for ck in shape if ck is not None and table_only[ck[0]][ck[1]])
             if forced:
-                key = (forced, own)
+                key = (tuple(forced), own)
                 apart = memo.get(key)
                 if apart is None:
                     apart = memo[key] = _distinct_melds(
                         [_TILES[c][k] for c, k in forced], melds_of, own)
                 if not apart:
                     continue
-            tiles = tuple(JOKER if ck is None else _TILES[ck[0]][ck[1]] for ck in shape)
-            real = [t for t in tiles if not t.is_joker]
-            found.append(NewSet(tiles, Counter(real), extra, from_rack))
+            found.append((shape, extra, from_rack))
             if limit is not None and len(found) > limit:
                 return None
-    found.sort(key=lambda s: (-(s.from_rack + s.rack_jokers), len(s.tiles)))
-    return iter(found)
+    found.sort(key=lambda s: (-(s[2] + s[1]), len(s[0])))
+    return _made(found)
+
+
+def _made(found) -> Iterator[NewSet]:
+    """The sets of (shape, rack jokers, tiles the rack could give), in that order."""
+    for shape, extra, from_rack in found:
+        tiles = tuple(JOKER if ck is None else _TILES[ck[0]][ck[1]] for ck in shape)
+        yield NewSet(tiles, Counter([t for t in tiles if not t.is_joker]), extra, from_rack)
 
 
 _TILES = [[None] + [Tile(colour, k) for k in range(1, MAX_NUMBER + 1)] for colour in COLOURS]

@@ -54,7 +54,11 @@ from .meld_build import NCOL, jokers_used, melds_from
 from .tiles import (COLOURS, JOKERS, MAX_NUMBER, Meld, Table, Tile, check_counts,
                     parse_table, parse_tiles)
 
-_NEG = -(1 << 60)  #: "no arrangement from here"
+#: "no arrangement from here": far below any value (a hint's most is about 7 million: 106
+#: tiles of weight BIG and their points) and any bar asked (a floor less every weight still
+#: to gain), and within a machine word (CPython compares and adds such ints on its fast
+#: path, and the search compares with it at every step)
+_NEG = -(1 << 29)
 BIG = _BIG = 1 << 16  #: a placed tile outweighs any number of points (lexicographic objective)
 
 
@@ -112,6 +116,9 @@ _SHIFT_M = _SHIFT_G + 4  # most real tiles of one colour in this number's groups
 _SHIFT_P = _SHIFT_M + 2  # initial-meld points so far (capped)
 _MASK_GM = (15 << _SHIFT_G) | (3 << _SHIFT_M)
 _NOT_J = ~(3 << _SHIFT_J)
+#: the fields of a key the moves of colour c depend on: its runs and every field above the
+#: colours (jokers used, this number's group tallies, points)
+_TMASKS = tuple(~((1 << _SHIFT_J) - 1) | (_CMASK << (_BITS * c)) for c in range(NCOL))
 
 
 # In the relaxed search a joker may start a run only three numbers or less from the top (10
@@ -199,6 +206,11 @@ assert NCOL == 4  # _per_colour
 
 class _OutOfBudget(Exception):
     pass
+
+
+#: the budget of a search with no limit (``budget`` None), as a number: one subtraction and
+#: one comparison a state
+_NO_LIMIT = 1 << 62
 
 
 class Leaning:
@@ -401,7 +413,7 @@ class _Search:
             memo += got[0]
             dead += got[1]
             bound += got[2]
-            window = (padded[v], padded[v + 1], padded[v + 2])
+            window = (v, padded[v], padded[v + 1], padded[v + 2])
             got = by_window.get(window)
             if got is None:
                 got = by_window[window] = _per_colour()
@@ -575,63 +587,64 @@ class _Search:
         if pos == self.end:
             val = self.memo[pos][key] = self.terminal(key)
             return val
-        bound = self.bound[pos].get(key)
+        # this position's tables in one look-up (see ``at``)
+        memo, bounds, dead, step_cache, ub, tmask, memo_next, ub_next = self.at[pos]
+        bound = bounds.get(key)
         if bound is not None and bound <= alpha:
             return bound
-        if self.relaxed:
+        if dead:  # (only a relaxed search fills it)
             # with jokers optional, a state that is dead with some jokers left is dead with
             # fewer left too
-            dead = self.dead[pos].get(key & _NOT_J)
-            if dead is not None and dead <= (key >> _SHIFT_J) & 3:
-                self.memo[pos][key] = _NEG
+            used = dead.get(key & _NOT_J)
+            if used is not None and used <= (key >> _SHIFT_J) & 3:
+                memo[key] = _NEG
                 return _NEG
-        ub = self.ub[pos]
         if ub <= alpha:
             return ub
-        budget = self.budget
-        if budget is not None:
-            self.budget = budget - 1
-            if budget < 1:
-                raise _OutOfBudget
+        budget = self.budget - 1
+        self.budget = budget
+        if budget < 0:
+            raise _OutOfBudget
         best = _NEG
         floor = alpha  # what a child must beat to matter: max(best, alpha)
         nxt = pos + 1
-        ub_next = self.ub[nxt]
-        memo_next = self.memo[nxt]
+        lowest = floor - ub_next  # a step must gain more than this to matter
         # the moves depend on the position, this colour's runs and the high fields of the key
-        # (positions take 10 bits: 4 colours x up to 150 numbers for max_score_counts)
-        tkey = (key >> _SHIFT_J) << 16 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 10 | pos
-        steps = self.step_cache[pos].get(tkey)
+        # (``tmask``; the tables are this position's own)
+        tkey = key & tmask
+        steps = step_cache.get(tkey)
         if steps is None:
-            steps = self.step_cache[pos][tkey] = self._steps(pos, key)
-        deeper = self.value_unknown
+            steps = step_cache[tkey] = self._steps(pos, key)
         for delta, dw in steps:
-            if dw + ub_next <= floor:
+            if dw <= lowest:
                 break  # even the best future cannot beat what we have (nor can the later
                 # steps: they come in order of weight, the most optional tiles first)
             nk = key + delta
             child = memo_next.get(nk)
             if child is None:
-                child = deeper(nxt, nk, floor - dw)
-            if child > _NEG and dw + child > best:
-                best = dw + child
-                if best > floor:
-                    floor = best
-                    if self.first and best > alpha:
-                        # the question is only whether anything beats alpha: this value
-                        # is reached (the most may be more), and is not memoised
-                        return best
-                if best >= ub:
-                    break
+                child = self.value_unknown(nxt, nk, floor - dw)
+            if child > _NEG:
+                child += dw
+                if child > best:
+                    best = child
+                    if best > floor:
+                        floor = best
+                        lowest = floor - ub_next
+                        if self.first and best > alpha:
+                            # the question is only whether anything beats alpha: this
+                            # value is reached (the most may be more), and is not memoised
+                            return best
+                    if best >= ub:
+                        break
         if best > alpha or alpha == _NEG:
-            self.memo[pos][key] = best  # exact: every child that could beat it was searched
+            memo[key] = best  # exact: every child that could beat it was searched
             if best == _NEG and self.relaxed:
                 used = (key >> _SHIFT_J) & 3
-                known = self.dead[pos].get(key & _NOT_J)
+                known = dead.get(key & _NOT_J)
                 if known is None or used < known:
-                    self.dead[pos][key & _NOT_J] = used
+                    dead[key & _NOT_J] = used
             return best
-        self.bound[pos][key] = alpha  # the true value is at most alpha
+        bounds[key] = alpha  # the true value is at most alpha
         return alpha
 
     def alive(self, pos, key):
@@ -650,14 +663,13 @@ class _Search:
             if dead is not None and dead <= used:
                 memo[key] = _NEG
                 return _NEG
-        budget = self.budget
-        if budget is not None:
-            self.budget = budget - 1
-            if budget < 1:
-                raise _OutOfBudget
+        budget = self.budget - 1
+        self.budget = budget
+        if budget < 0:
+            raise _OutOfBudget
         nxt = pos + 1
         memo_next = self.memo[nxt]
-        tkey = (key >> _SHIFT_J) << 16 | ((key >> (_BITS * (pos & 3))) & _CMASK) << 10 | pos
+        tkey = key & self.at[pos][5]
         step_cache = self.step_cache[pos]
         steps = step_cache.get(tkey)
         if steps is None:
@@ -682,6 +694,14 @@ class _Search:
     def solve(self):
         """(best value, decisions[v][c] = (u, g, jr, jg)) or (None, None): nothing can be laid,
         or, with a ``floor``, nothing laid is worth more than the floor."""
+        #: each position's tables for :meth:`value_unknown` in one look-up: its memo, "at
+        #: most" bounds, dead states, moves (by the fields of the key they depend on, ``key &
+        #: tmask``: this colour's runs and every field above the colours), the best value
+        #: still to gain, that mask, and the next position's memo and best value to gain
+        self.at = list(zip(self.memo, self.bound, self.dead, self.step_cache, self.ub,
+                           _TMASKS * self.n, self.memo[1:], self.ub[1:]))
+        if self.budget is None:
+            self.budget = _NO_LIMIT
         if self.feasibility:
             return self._solve_feasibility()
         best = _NEG
@@ -703,7 +723,7 @@ class _Search:
             best = self.value(0, 0, floor)
             if best <= floor:
                 best = _NEG  # nothing beats the floor (or nothing can be laid at all)
-        self.budget = None
+        self.budget = _NO_LIMIT
         if best <= _NEG:
             return None, None
         if self.first:
@@ -728,7 +748,7 @@ class _Search:
     def _solve_feasibility(self):
         if self.alive(0, 0) == _NEG:
             return None, None
-        self.budget = None
+        self.budget = _NO_LIMIT
         decisions = [[None] * NCOL for _ in range(self.n)]
         pos, key = 0, 0
         while pos < self.end:
