@@ -170,3 +170,18 @@ def test_joker_melds_that_could_meet_with_both_jokers_staying_under_sabra_way():
     assert brute_best(parse_table(table), rack.split(), rules) == (0, 0)
     move = hint_beside_worked_out(table, rack, rules, table)
     assert move.draws and move.table == parse_table(table), move.table
+
+
+def test_two_joker_groups_of_one_number_that_may_not_be_touched_leave_a_draw():
+    # The Sabra Way (004): "You may not take a tile away from a meld which includes a Joker"
+    # and "A meld containing a Joker may not be manipulated"; a joker is taken only "in
+    # exchange for a tile of the same value from your hand". The rack holds no 11, so
+    # neither joker can be taken and no 11 added; K10 K12 and O10 O12 would each need the
+    # K11 or the O11 of those groups. Nothing can be laid: the hint is to draw. The search
+    # still asks whether the two groups could become one meld holding both jokers (they
+    # cannot: each must stay whole, and their four colours and two jokers make six tiles).
+    rules = PRESETS["sabra-way"]
+    table, rack = "K11 R11 J | J B11 O11", "K10 K12 O10 O12"
+    assert brute_best(parse_table(table), rack.split(), rules) == (0, 0)
+    move = hint_beside_worked_out(table, rack, rules, table)
+    assert move.draws, move.table
