@@ -76,6 +76,13 @@ from tests.referee.test_hints import (PRESET_NAMES, brute_best, hint_beside_work
     ("tournament", "B10 B11 B12 J | J B9 K9 O9", "R9", "J B12 J | K9 O9 R9 | B9 B10 B11",
      (1, 9)),
     ("sabra", "B10 B11 B12 J | J B9 K9 O9", "R9", "J B12 J | K9 O9 R9 | B9 B10 B11", (1, 9)),
+    # The R7 of the group of three B7 J R7 exchanges the joker of the group of four
+    # B7 O7 K7 J (003: from the table; one colour missing, so 004's rule does not apply);
+    # the rack's R7 takes its place beside that group's B7 and its joker, which stays, and
+    # the freed joker joins them: J B7 J R7, a new set for it (one tile of the other joker
+    # meld, the rack's R7, no tile of B7 O7 K7 J). The group's place is the new set.
+    ("tournament", "B7 O7 K7 J | B7 J R7", "R7", "K7 B7 O7 R7 | J B7 J R7", (1, 7)),
+    ("sabra", "B7 O7 K7 J | B7 J R7", "R7", "K7 B7 O7 R7 | J B7 J R7", (1, 7)),
 ])
 def test_turns_where_two_joker_melds_meet_are_hinted(preset, table, rack, after, best):
     rules = PRESETS[preset]
