@@ -192,3 +192,18 @@ def test_two_joker_groups_of_one_number_that_may_not_be_touched_leave_a_draw():
     assert brute_best(parse_table(table), rack.split(), rules) == (0, 0)
     move = hint_beside_worked_out(table, rack, rules, table)
     assert move.draws, move.table
+
+
+def test_two_joker_runs_merged_around_both_jokers_free_a_tile_of_each():
+    # pressman-1998 (000): played sets "may be manipulated to allow more tiles to be
+    # played"; a joker is replaced only by "a tile matching the color and value" from the
+    # rack, and the rack holds no R8, R11 or R12, so both jokers stay. The runs R11 J R13
+    # (a R12) and R9 R10 J (a R11) become one, R10 J J R13, each keeping a tile and its
+    # joker; that frees R9 for K9 O9 R9 and R11 for K11 O11 R11: 4 tiles, 40 points. B10
+    # and O10 would need that R10 (or a joker, none of which can be taken); O9 O10 O11
+    # alone lay 3.
+    rules = PRESETS["pressman-1998"]
+    table, rack = "R11 J R13 | R9 R10 J", "O11 K11 O9 K9 B10 O10"
+    assert brute_best(parse_table(table), rack.split(), rules) == (4, 40)
+    move = hint_beside_worked_out(table, rack, rules, "R10 J J R13 | K9 O9 R9 | K11 O11 R11")
+    assert (len(move.placed), move.points) == (4, 40), move.table
