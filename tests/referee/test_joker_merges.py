@@ -209,16 +209,24 @@ def test_two_joker_runs_merged_around_both_jokers_free_a_tile_of_each():
     assert (len(move.placed), move.points) == (4, 40), move.table
 
 
-def test_a_run_freed_of_its_joker_joins_the_end_of_a_joker_run_under_the_sabra_way():
+
+@pytest.mark.parametrize("table, rack, after, best", [
     # The Sabra Way (004): the R1 takes the joker of J R2 R3 R4 ("in exchange for a tile of
     # the same value from your hand"), which goes "with 2 more tiles from your hand":
     # B5 O5 J. "After a Joker has been taken from a meld ... the meld may be manipulated":
     # its R3 and R4 join O3 B3 and O4 K4, and R1 R2 go to the other run's end ("You can
     # add a tile to ... either end of a run"; J R4 R5, its joker a R3, stays whole):
     # R1 R2 J R4 R5. 7 tiles, 25 points; K2 O2 would need that R2.
+    ("J R2 R3 R4 | J R4 R5", "R1 K2 O2 O3 B3 O5 B5 O4 K4",
+     "R1 R2 J R4 R5 | B3 O3 R3 | K4 O4 R4 | B5 O5 J", (7, 25)),
+    # The same at the top of the numbers: R9 R10 J (a R11) stays whole and takes R12 R13
+    # at its end; the freed joker goes with K12 O12: 7 tiles, 79 points (O9 B9 left).
+    ("R10 R11 R12 J | R9 R10 J", "R13 K12 O12 O11 B11 O9 B9 O10 K10",
+     "R9 R10 J R12 R13 | K10 O10 R10 | B11 O11 R11 | K12 O12 J", (7, 79)),
+])
+def test_a_run_freed_of_its_joker_joins_the_end_of_a_joker_run_under_the_sabra_way(
+        table, rack, after, best):
     rules = PRESETS["sabra-way"]
-    table, rack = "J R2 R3 R4 | J R4 R5", "R1 K2 O2 O3 B3 O5 B5 O4 K4"
-    assert brute_best(parse_table(table), rack.split(), rules) == (7, 25)
-    move = hint_beside_worked_out(table, rack, rules,
-                                  "R1 R2 J R4 R5 | B3 O3 R3 | K4 O4 R4 | B5 O5 J")
-    assert (len(move.placed), move.points) == (7, 25), move.table
+    assert brute_best(parse_table(table), rack.split(), rules) == best
+    move = hint_beside_worked_out(table, rack, rules, after)
+    assert (len(move.placed), move.points) == best, move.table
