@@ -219,3 +219,15 @@ def test_a_proven_pattern_stays_proven_when_asked_again():
     # The patterns proven once must stay proven, or this is left unproven.
     table, rack, preset = "K3 J K5 | J O5 O6 O7 O8", "K4 O4 B7 R7 O5", "pressman-1998"
     _proven_best(table, rack, preset, "K3 K4 K5 | O4 O5 O6 O7 O8 | B7 R7 J J", (4, 22))
+
+
+def test_two_freed_jokers_of_a_pattern_each_keep_out_of_their_own_meld():
+    # tournament: O3 frees the run's joker (003: the tile "it represents"), which goes to
+    # K3 J K5; 3 tiles, 11 points. The joker of the group of three J B2 K2 is freed only by
+    # both missing colours (004), O2 and R2, and there is no R2. B4 fits nowhere (B2 B3 B4
+    # needs a B3; beside the freed joker as K4 it would need a third 4, and the run's O4
+    # cannot leave O2 O3 O5). The patterns freeing both jokers are proven by their new
+    # sets, each joker's sets keeping out of its own meld (a set of the group's freed joker
+    # holding its B2 or K2 is no new set).
+    _proven_best("O2 J O4 O5 | J B2 K2", "K3 O3 K5 B4", "tournament",
+                 "K3 J K5 | O2 O3 O4 O5 | K2 B2 J", (3, 11))
