@@ -231,3 +231,17 @@ def test_two_freed_jokers_of_a_pattern_each_keep_out_of_their_own_meld():
     # holding its B2 or K2 is no new set).
     _proven_best("O2 J O4 O5 | J B2 K2", "K3 O3 K5 B4", "tournament",
                  "K3 J K5 | O2 O3 O4 O5 | K2 B2 J", (3, 11))
+
+
+def test_two_freed_jokers_in_one_new_set_are_bounded_before_the_pattern_is_proven():
+    # The Sabra Way (004): K8 takes the joker of K5 K6 K7 J and R4 that of R2 R3 J R5 R6
+    # ("in exchange for a tile of the same value from your hand"); each joker goes "with 2
+    # more tiles from your hand": both in B6 B7 J J B10, beside the rack's B6 and B10 (the
+    # B7 off B7 B8 B9 B10, "a meld which includes" no joker). 4 tiles, 28 points; K6 and
+    # O12 fit nowhere. With each joker in a set of its own, the second set has no two rack
+    # tiles left (K6 J K8 lays 4 tiles but 24 points). The pattern freeing both jokers is
+    # proven only once the sets holding both are bounded: a proof skipping them calls the
+    # 24-point turn the best.
+    _proven_best("K5 K6 K7 J | R2 R3 J R5 R6 | B7 B8 B9 B10", "K8 R4 K6 B6 O12 B10",
+                 "sabra-way", "K5 K6 K7 K8 | R2 R3 R4 R5 R6 | B6 B7 J J B10 | B8 B9 B10",
+                 (4, 28))
