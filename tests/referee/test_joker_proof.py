@@ -245,3 +245,21 @@ def test_two_freed_jokers_in_one_new_set_are_bounded_before_the_pattern_is_prove
     _proven_best("K5 K6 K7 J | R2 R3 J R5 R6 | B7 B8 B9 B10", "K8 R4 K6 B6 O12 B10",
                  "sabra-way", "K5 K6 K7 K8 | R2 R3 R4 R5 R6 | B6 B7 J J B10 | B8 B9 B10",
                  (4, 28))
+
+
+def test_every_deferred_place_of_a_pattern_whose_proof_failed_is_still_tried():
+    # pressman-1998 (000): K7 replaces the joker of B7 O7 J ("a tile matching the color
+    # and value of a joker"), which is "played that same turn in a set with at least two
+    # other tiles from the player's rack": J R4 R5. The other joker (an O7) stays in
+    # J O8 O9 O10 (sets "may be manipulated"); its run's O6 joins K6 R6 and its O11 joins
+    # K11 B11. The whole rack, 50 points. The pattern's proof by new sets fails in the
+    # search's second pass; asked again at the same best before a waiting place's new sets
+    # are tried, it must fail again, not pass (the hint then stopped at 6 tiles, unproven).
+    table, rack, preset = ("B7 O7 J | O6 J O8 O9 O10 O11 | O5 O6 O7",
+                           "K7 B11 K11 R6 K6 R4 R5", "pressman-1998")
+    after = "K7 B7 O7 | J O8 O9 O10 | J R4 R5 | O5 O6 O7 | K6 O6 R6 | K11 B11 O11"
+    assert check_turn(table, after, rack, rules=preset).legal
+    move = best_move(table, rack, preset, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert Counter(map(str, move.placed)) == Counter(rack.split()), move.table
+    assert move.exact
