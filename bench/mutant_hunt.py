@@ -15,7 +15,7 @@ printed is a candidate test: its best is then worked out by hand and held to the
 of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
-        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2]
+        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet]
         [--presets sabra,tournament] [--exact]
 """
 
@@ -154,6 +154,67 @@ def _long(rng):
     return parse_table([" ".join(map(str, m)) for m in table]), rack
 
 
+def _inside(rng, meet=False):
+    """One or two melds holding a joker (runs of 4-7 most often), maybe a plain meld; a rack
+    holding, most often, each joker's tile, and for one or two tiles *inside* a joker meld a
+    pair that needs that very tile (its number in two other colours), so the best turn
+    takes the meld apart around its joker; maybe one more pair that needs a joker. ``meet``:
+    always two joker melds, both runs of one colour near each other or both groups of one
+    number (melds that may meet, :mod:`referee.joker_meeting`)."""
+    from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
+    from tests.referee.random_tables import random_meld
+    free = Counter(all_tiles())
+    melds, tiles_of = [], []
+    colour, number, runs = rng.choice(COLOURS), rng.randint(2, 12), rng.random() < 0.6
+    for _ in range(2 if meet else rng.choice((1, 2, 2))):
+        if meet and runs:
+            n = rng.randint(3, 5)
+            s = max(1, min(14 - n, number + rng.randint(-n, 1)))
+            m = [Tile(colour, k) for k in range(s, s + n)]
+        elif meet:
+            m = [Tile(c, number) for c in rng.sample(COLOURS, rng.randint(3, 4))]
+        elif rng.random() < 0.7:
+            c, n = rng.choice(COLOURS), rng.randint(4, 7)
+            s = rng.randint(1, 14 - n)
+            m = [Tile(c, k) for k in range(s, s + n)]
+        else:
+            m = random_meld(rng, runs=0.0)
+        if not all(free[t] >= k for t, k in Counter(m).items()):
+            continue
+        free.subtract(m)
+        i = rng.randrange(len(m))
+        free[m[i]] += 1
+        free[JOKER] -= 1
+        tiles_of.append((m[i], [t for j, t in enumerate(m) if j != i]))
+        m[i] = JOKER
+        melds.append(m)
+    if len(melds) < (2 if meet else 1):
+        return None
+    for _ in range(rng.randint(0, 1)):
+        m = random_meld(rng, runs=0.5, longest_run=5)
+        if all(free[t] >= k for t, k in Counter(m).items()):
+            free.subtract(m)
+            melds.append(m)
+    rack = []
+    for stands, real in tiles_of:
+        if rng.random() < 0.75 and free[stands] > 0:
+            free[stands] -= 1
+            rack.append(stands)
+        for t in rng.sample(real, min(len(real), rng.randint(1, 2))):
+            pair = [Tile(c, t.number) for c in rng.sample(
+                [c for c in COLOURS if c != t.colour], 2)]
+            if all(free[p] > 0 for p in pair):
+                free.subtract(pair)
+                rack += pair
+    if rng.random() < 0.6:
+        _rack_rest(rng, free, rack, melds)
+    if rng.random() < 0.2 and free[JOKER] > 0:
+        rack.append(JOKER)
+    if len(rack) > 9:
+        return None
+    return parse_table([" ".join(map(str, m)) for m in melds]), rack
+
+
 def _misread_from(base):
     """Tables drawn by ``base`` read wrongly: a meld without a joker split in two pieces, or
     one of its tiles moved to the rack (pieces that are no melds, which the rack can
@@ -209,6 +270,7 @@ def _families():
 
     return {"exchanges": _exchanges, "small": _small_case, "meeting": meeting_case,
             "two": two, "rack-joker": rack_joker, "thirds": third_copy_case, "long": _long,
+            "inside": _inside, "inside-meet": lambda rng: _inside(rng, meet=True),
             "misread": _misread_from(_exchanges), "misread2": _misread_from(two)}
 
 

@@ -76,6 +76,13 @@ from tests.referee.test_hints import (PRESET_NAMES, brute_best, hint_beside_work
     ("tournament", "B10 B11 B12 J | J B9 K9 O9", "R9", "J B12 J | K9 O9 R9 | B9 B10 B11",
      (1, 9)),
     ("sabra", "B10 B11 B12 J | J B9 K9 O9", "R9", "J B12 J | K9 O9 R9 | B9 B10 B11", (1, 9)),
+    # The R7 of the group of three B7 J R7 exchanges the joker of the group of four
+    # B7 O7 K7 J (003: from the table; one colour missing, so 004's rule does not apply);
+    # the rack's R7 takes its place beside that group's B7 and its joker, which stays, and
+    # the freed joker joins them: J B7 J R7, a new set for it (one tile of the other joker
+    # meld, the rack's R7, no tile of B7 O7 K7 J). The group's place is the new set.
+    ("tournament", "B7 O7 K7 J | B7 J R7", "R7", "K7 B7 O7 R7 | J B7 J R7", (1, 7)),
+    ("sabra", "B7 O7 K7 J | B7 J R7", "R7", "K7 B7 O7 R7 | J B7 J R7", (1, 7)),
 ])
 def test_turns_where_two_joker_melds_meet_are_hinted(preset, table, rack, after, best):
     rules = PRESETS[preset]
@@ -170,3 +177,56 @@ def test_joker_melds_that_could_meet_with_both_jokers_staying_under_sabra_way():
     assert brute_best(parse_table(table), rack.split(), rules) == (0, 0)
     move = hint_beside_worked_out(table, rack, rules, table)
     assert move.draws and move.table == parse_table(table), move.table
+
+
+def test_two_joker_groups_of_one_number_that_may_not_be_touched_leave_a_draw():
+    # The Sabra Way (004): "You may not take a tile away from a meld which includes a Joker"
+    # and "A meld containing a Joker may not be manipulated"; a joker is taken only "in
+    # exchange for a tile of the same value from your hand". The rack holds no 11, so
+    # neither joker can be taken and no 11 added; K10 K12 and O10 O12 would each need the
+    # K11 or the O11 of those groups. Nothing can be laid: the hint is to draw. The search
+    # still asks whether the two groups could become one meld holding both jokers (they
+    # cannot: each must stay whole, and their four colours and two jokers make six tiles).
+    rules = PRESETS["sabra-way"]
+    table, rack = "K11 R11 J | J B11 O11", "K10 K12 O10 O12"
+    assert brute_best(parse_table(table), rack.split(), rules) == (0, 0)
+    move = hint_beside_worked_out(table, rack, rules, table)
+    assert move.draws, move.table
+
+
+def test_two_joker_runs_merged_around_both_jokers_free_a_tile_of_each():
+    # pressman-1998 (000): played sets "may be manipulated to allow more tiles to be
+    # played"; a joker is replaced only by "a tile matching the color and value" from the
+    # rack, and the rack holds no R8, R11 or R12, so both jokers stay. The runs R11 J R13
+    # (a R12) and R9 R10 J (a R11) become one, R10 J J R13, each keeping a tile and its
+    # joker; that frees R9 for K9 O9 R9 and R11 for K11 O11 R11: 4 tiles, 40 points. B10
+    # and O10 would need that R10 (or a joker, none of which can be taken); O9 O10 O11
+    # alone lay 3.
+    rules = PRESETS["pressman-1998"]
+    table, rack = "R11 J R13 | R9 R10 J", "O11 K11 O9 K9 B10 O10"
+    assert brute_best(parse_table(table), rack.split(), rules) == (4, 40)
+    move = hint_beside_worked_out(table, rack, rules, "R10 J J R13 | K9 O9 R9 | K11 O11 R11")
+    assert (len(move.placed), move.points) == (4, 40), move.table
+
+
+
+@pytest.mark.parametrize("table, rack, after, best", [
+    # The Sabra Way (004): the R1 takes the joker of J R2 R3 R4 ("in exchange for a tile of
+    # the same value from your hand"), which goes "with 2 more tiles from your hand":
+    # B5 O5 J. "After a Joker has been taken from a meld ... the meld may be manipulated":
+    # its R3 and R4 join O3 B3 and O4 K4, and R1 R2 go to the other run's end ("You can
+    # add a tile to ... either end of a run"; J R4 R5, its joker a R3, stays whole):
+    # R1 R2 J R4 R5. 7 tiles, 25 points; K2 O2 would need that R2.
+    ("J R2 R3 R4 | J R4 R5", "R1 K2 O2 O3 B3 O5 B5 O4 K4",
+     "R1 R2 J R4 R5 | B3 O3 R3 | K4 O4 R4 | B5 O5 J", (7, 25)),
+    # The same at the top of the numbers: R9 R10 J (a R11) stays whole and takes R12 R13
+    # at its end; the freed joker goes with K12 O12: 7 tiles, 79 points (O9 B9 left).
+    ("R10 R11 R12 J | R9 R10 J", "R13 K12 O12 O11 B11 O9 B9 O10 K10",
+     "R9 R10 J R12 R13 | K10 O10 R10 | B11 O11 R11 | K12 O12 J", (7, 79)),
+])
+def test_a_run_freed_of_its_joker_joins_the_end_of_a_joker_run_under_the_sabra_way(
+        table, rack, after, best):
+    rules = PRESETS["sabra-way"]
+    assert brute_best(parse_table(table), rack.split(), rules) == best
+    move = hint_beside_worked_out(table, rack, rules, after)
+    assert (len(move.placed), move.points) == best, move.table

@@ -34,3 +34,20 @@ def test_a_joker_from_the_rack_joins_a_joker_meld(preset, table, rack, after, be
     assert brute_best(parse_table(table), rack.split(), rules) == best
     move = hint_beside_worked_out(table, rack, rules, after)
     assert (len(move.placed), move.points) == best, move.table
+
+
+def test_a_run_whose_joker_was_exchanged_may_be_split_under_the_sabra_way():
+    # 004: "A meld containing a Joker may not be manipulated. After a Joker has been taken
+    # from a meld as shown above, the meld may be manipulated"; the joker is taken "in
+    # exchange for a tile of the same value from your hand" and used "with 2 more tiles from
+    # your hand". B6 takes the joker of B4 B5 J B7 B8 B9; the run, joker-free, gives its B4
+    # to O4 R4; the joker goes to K10 B10 J. The group O10 R10 J K10 keeps its joker (no
+    # O10/R10/K10 to spare for it). The whole rack: 5 tiles, 34 points. Kept whole, the run
+    # leaves one of O4 R4 or K10 B10 without a third tile: 4 tiles at most.
+    rules = PRESETS["sabra-way"]
+    table, rack = "B4 B5 J B7 B8 B9 | O10 R10 J K10", "B6 O4 R4 B10 K10"
+    assert brute_best(parse_table(table), rack.split(), rules) == (5, 34)
+    move = hint_beside_worked_out(
+        table, rack, rules, "B5 B6 B7 B8 B9 | O10 R10 J K10 | B4 O4 R4 | K10 B10 J")
+    assert (len(move.placed), move.points) == (5, 34), move.table
+    assert move.exact

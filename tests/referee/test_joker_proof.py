@@ -219,3 +219,47 @@ def test_a_proven_pattern_stays_proven_when_asked_again():
     # The patterns proven once must stay proven, or this is left unproven.
     table, rack, preset = "K3 J K5 | J O5 O6 O7 O8", "K4 O4 B7 R7 O5", "pressman-1998"
     _proven_best(table, rack, preset, "K3 K4 K5 | O4 O5 O6 O7 O8 | B7 R7 J J", (4, 22))
+
+
+def test_two_freed_jokers_of_a_pattern_each_keep_out_of_their_own_meld():
+    # tournament: O3 frees the run's joker (003: the tile "it represents"), which goes to
+    # K3 J K5; 3 tiles, 11 points. The joker of the group of three J B2 K2 is freed only by
+    # both missing colours (004), O2 and R2, and there is no R2. B4 fits nowhere (B2 B3 B4
+    # needs a B3; beside the freed joker as K4 it would need a third 4, and the run's O4
+    # cannot leave O2 O3 O5). The patterns freeing both jokers are proven by their new
+    # sets, each joker's sets keeping out of its own meld (a set of the group's freed joker
+    # holding its B2 or K2 is no new set).
+    _proven_best("O2 J O4 O5 | J B2 K2", "K3 O3 K5 B4", "tournament",
+                 "K3 J K5 | O2 O3 O4 O5 | K2 B2 J", (3, 11))
+
+
+def test_two_freed_jokers_in_one_new_set_are_bounded_before_the_pattern_is_proven():
+    # The Sabra Way (004): K8 takes the joker of K5 K6 K7 J and R4 that of R2 R3 J R5 R6
+    # ("in exchange for a tile of the same value from your hand"); each joker goes "with 2
+    # more tiles from your hand": both in B6 B7 J J B10, beside the rack's B6 and B10 (the
+    # B7 off B7 B8 B9 B10, "a meld which includes" no joker). 4 tiles, 28 points; K6 and
+    # O12 fit nowhere. With each joker in a set of its own, the second set has no two rack
+    # tiles left (K6 J K8 lays 4 tiles but 24 points). The pattern freeing both jokers is
+    # proven only once the sets holding both are bounded: a proof skipping them calls the
+    # 24-point turn the best.
+    _proven_best("K5 K6 K7 J | R2 R3 J R5 R6 | B7 B8 B9 B10", "K8 R4 K6 B6 O12 B10",
+                 "sabra-way", "K5 K6 K7 K8 | R2 R3 R4 R5 R6 | B6 B7 J J B10 | B8 B9 B10",
+                 (4, 28))
+
+
+def test_every_deferred_place_of_a_pattern_whose_proof_failed_is_still_tried():
+    # pressman-1998 (000): K7 replaces the joker of B7 O7 J ("a tile matching the color
+    # and value of a joker"), which is "played that same turn in a set with at least two
+    # other tiles from the player's rack": J R4 R5. The other joker (an O7) stays in
+    # J O8 O9 O10 (sets "may be manipulated"); its run's O6 joins K6 R6 and its O11 joins
+    # K11 B11. The whole rack, 50 points. The pattern's proof by new sets fails in the
+    # search's second pass; asked again at the same best before a waiting place's new sets
+    # are tried, it must fail again, not pass (the hint then stopped at 6 tiles, unproven).
+    table, rack, preset = ("B7 O7 J | O6 J O8 O9 O10 O11 | O5 O6 O7",
+                           "K7 B11 K11 R6 K6 R4 R5", "pressman-1998")
+    after = "K7 B7 O7 | J O8 O9 O10 | J R4 R5 | O5 O6 O7 | K6 O6 R6 | K11 B11 O11"
+    assert check_turn(table, after, rack, rules=preset).legal
+    move = best_move(table, rack, preset, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=preset).legal
+    assert Counter(map(str, move.placed)) == Counter(rack.split()), move.table
+    assert move.exact

@@ -68,6 +68,13 @@ from tests.referee.test_hints import brute_best, hint_beside_worked_out
     # to K9 O9 R9 J and K11 O11 R11 J: the whole rack (76 points).
     ("pressman-1998", "J O8 B8 K8 | J R9 R10 | O7 O8 O9", "R8 R8 K11 O11 R9 R11 K9 O9",
      "K8 B8 O8 R8 | R8 R9 R10 | O7 O8 O9 | K9 O9 R9 J | K11 O11 R11 J"),
+    # 003: R12 exchanges the joker of B12 O12 J (one missing colour is enough outside the
+    # tournament rule), O6 that of J O7 O8 O9 O10; the jokers go to B5 O5 J and
+    # O1 O2 J O4 O5: the whole rack (40 points). The rack's many tiles make more new sets
+    # than the proof lists (``PROOF_SETS``): the pattern freeing both jokers is then not
+    # proven by them, and its places are still tried.
+    ("sabra", "B12 O12 J | J O7 O8 O9 O10 | O3 R3 K3", "R12 O6 O5 B5 O1 O2 O4 O5",
+     "B12 O12 R12 | O6 O7 O8 O9 O10 | O1 O2 J O4 O5 | K3 O3 R3 | B5 O5 J"),
 ])
 def test_two_freed_jokers_each_in_a_new_set_lay_the_whole_rack(preset, table, rack, after):
     rules = PRESETS[preset]
