@@ -1,0 +1,32 @@
+"""Hints whose search bounds a new set or a place with the other joker meld relaxed
+(``referee.joker_bounds.Bounds.fixed``): a joker that stays counts as the tile it stands
+for, beside the table's own copies of that tile. Counted as the only copy there, the bound
+is too low and rules out the best turn. Each best turn is worked out by hand from the rule
+text and held to the brute force of ``test_hints``.
+
+The rule text for ``sabra`` and ``tournament`` (``shared/rules/`` 003): "A joker can be
+retrieved from a set by placing it with a tile of the same numerical value and colour it
+represents. The tile used to replace the joker can come from the player's rack or from the
+table. [...] A joker that has been replaced must be used in the player's same turn as part
+of a new set. A set containing a joker can have tiles added to it, be split apart or have
+tiles removed from it."
+"""
+
+import pytest
+
+from referee import PRESETS, parse_table
+from tests.referee.test_hints import brute_best, hint_beside_worked_out
+
+
+@pytest.mark.parametrize("preset", ["sabra", "tournament"])
+def test_a_joker_freed_by_a_table_tile_beside_a_staying_joker_of_the_same_tile(preset):
+    # B4 fits only as B4 B5 B6 (no B2, B3 nor other 4), and there is no B5: a joker must
+    # stand for it. The B9 of B6 B7 J B9 replaces the joker of B6 B7 B8 J (standing for
+    # B9), which goes to the new set B4 J B6 with that meld's B6; B7 B8 B9 and B6 B7 J
+    # (its joker staying as B8) are left: 1 tile, 4 points. The bound of that new set
+    # counts the staying joker as a B8 beside the table's B8.
+    table, rack = "B6 B7 B8 J | B6 B7 J B9", "B4"
+    rules = PRESETS[preset]
+    assert brute_best(parse_table(table), rack.split(), rules) == (1, 4)
+    move = hint_beside_worked_out(table, rack, rules, "B7 B8 B9 | B6 B7 J | B4 J B6")
+    assert (len(move.placed), move.points) == (1, 4) and move.exact, move.table
