@@ -49,3 +49,32 @@ def with_rack_joker(base):
             return None
         return drawn[0], list(drawn[1]) + [JOKER]
     return fam
+
+
+def pieced(base):
+    """Tables drawn by ``base`` with a piece of one or two tiles continuing a run that holds
+    a joker, as a meld of its own (two joker melds, and often no frozen turn)."""
+
+    def fam(rng):
+        from referee import Tile, parse_table
+        drawn = base(rng)
+        if drawn is None:
+            return None
+        table, rack = drawn
+        melds = [list(m.tiles) for m in table.melds]
+        runs = [m for m in melds if any(t.is_joker for t in m)
+                and len({t.colour for t in m if not t.is_joker}) == 1
+                and len({t.number for t in m if not t.is_joker}) > 1]
+        if not runs:
+            return None
+        m = rng.choice(runs)
+        first = next(j for j, t in enumerate(m) if not t.is_joker)
+        c, lo = m[first].colour, m[first].number - first
+        k = rng.choice((1, 2))
+        nums = range(lo + len(m), lo + len(m) + k) if rng.random() < 0.5 else range(lo - k, lo)
+        bit = [Tile(c, v) for v in nums if 1 <= v <= 13]
+        used = Counter(t for x in melds for t in x) + Counter(rack)
+        if not bit or any(used[t] >= 2 for t in bit):
+            return None
+        return parse_table([" ".join(map(str, x)) for x in melds + [bit]]), rack
+    return fam

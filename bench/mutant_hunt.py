@@ -188,7 +188,7 @@ def _families():
     from tests.referee.test_joker_merges import meeting_case
     from tests.referee.test_joker_proof import _two_joker_melds
     from tests.referee.test_joker_third_copies import third_copy_case
-    from hunt_pieces import piece, with_rack_joker  # (no frozen turn; a rack joker)
+    from hunt_pieces import piece, pieced, with_rack_joker  # (no frozen turn; a rack joker)
 
     def two(rng):
         drawn = _two_joker_melds(rng)
@@ -211,7 +211,8 @@ def _families():
     return {"exchanges": _exchanges, "small": _small_case, "meeting": meeting_case,
             "two": two, "rack-joker": rack_joker, "thirds": third_copy_case, "long": _long,
             "misread": _misread_from(_exchanges), "misread2": _misread_from(two), "piece": piece,
-            "long-j": with_rack_joker(_long), "piece-j": with_rack_joker(piece)}
+            "long-j": with_rack_joker(_long), "piece-j": with_rack_joker(piece),
+            "pieced": pieced(_exchanges), "pieced2": pieced(two)}
 
 
 def main(argv=None) -> int:
