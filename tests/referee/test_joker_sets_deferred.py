@@ -1,0 +1,44 @@
+"""Hints whose exchanged jokers are laid in new sets after every place had its first try
+(``referee.joker_sets``): the places kept aside are settled best bound first, a pattern
+proven unable to beat the best is passed over (not the end of the list), and a set whose
+tiles the rack holds too is tried again from the rack before a bound is left unsettled.
+Each best turn is worked out by hand from the rule texts and held to the brute force of
+``test_hints``.
+
+The rule texts: ``pressman-1998`` (``shared/rules/`` 000): "A player with a tile matching
+the color and value of a joker may replace the joker with that tile. The joker must be
+played that same turn in a set with at least two other tiles from the player's rack."
+``sabra`` (003): "A joker can be retrieved from a set by placing it with a tile of the same
+numerical value and colour it represents. The tile used to replace the joker can come from
+the player's rack or from the table. [...] A joker that has been replaced must be used in
+the player's same turn as part of a new set."
+"""
+
+from referee import PRESETS, parse_table
+from tests.referee.test_hints import brute_best, hint_beside_worked_out
+
+
+def test_both_jokers_exchanged_into_one_set_after_a_proven_pattern_is_passed_over():
+    # R6 exchanges the joker of J R7 R8, B9 the joker of O9 K9 J R9 (the group's missing
+    # blue); both jokers go to J J K11 K12 K13 with three rack tiles: the whole rack, 5
+    # tiles, 51 points. Keeping J R7 R8 as it lies leaves R6 out (4 tiles, 45 points).
+    table = "J R7 R8 | O9 K9 J R9 | R11 K11 O11 B11"
+    rack = "R6 B9 K12 K13 K11"
+    rules = PRESETS["pressman-1998"]
+    assert brute_best(parse_table(table), rack.split(), rules) == (5, 51)
+    after = "R6 R7 R8 | K9 B9 O9 R9 | J J K11 K12 K13 | K11 B11 O11 R11"
+    move = hint_beside_worked_out(table, rack, rules, after)
+    assert (len(move.placed), move.points) == (5, 51) and move.exact, move.table
+
+
+def test_a_freed_joker_whose_set_could_take_a_tile_from_the_rack_or_its_own_run():
+    # B11 exchanges the joker of B5 ... B10 J, which must go to a new set: K6 O6 J, two
+    # rack tiles, gives 3 tiles, 23 points, the most. B5 O5 J would need the run's B5 (a
+    # tile of the set the joker left: not a new set) or the rack's B5, which leaves only
+    # B5 O5 beside the joker (21 points); K10 fits nowhere. The hint is proven: the same set
+    # from the rack's tiles was tried, not left unsettled.
+    table, rack = "B5 B6 B7 B8 B9 B10 J", "B11 O6 K6 O5 K10 B5"
+    rules = PRESETS["sabra"]
+    assert brute_best(parse_table(table), rack.split(), rules) == (3, 23)
+    move = hint_beside_worked_out(table, rack, rules, "B5 B6 B7 B8 B9 B10 B11 | K6 O6 J")
+    assert (len(move.placed), move.points) == (3, 23) and move.exact, move.table
