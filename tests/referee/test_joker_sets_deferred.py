@@ -58,3 +58,20 @@ def test_two_exchanged_jokers_together_in_a_run_with_two_hand_tiles_proven_best(
     after = "K10 K11 K12 K13 | O10 O11 O12 | R7 J J R10 | O3 O4 O5 | R8 R9 R10 | K2 O2 R2"
     move = hint_beside_worked_out(table, rack, PRESETS["sabra-way"], after)
     assert (len(move.placed), move.points) == (6, 44) and move.exact, move.table
+
+
+def test_a_freed_jokers_set_takes_the_racks_copy_of_a_tile_its_own_run_holds_too():
+    # pressman-1998: B6 exchanges the joker of B4 B5 J B7 ... B11, which must go to a set
+    # with two rack tiles: K11 B11 J with the rack's K11 and B11 (22 points), or J R9 R10
+    # (19 points). The run splits into B4 ... B9 and B9 B10 B11 with the rack's B9: 4 tiles,
+    # 37 points. R9 R10 and K11 each need the one joker, so no turn lays five. K11 B11 J is
+    # legal only with the rack's B11 (the run's B11 beside the joker is no new set with two
+    # rack tiles): the set must be tried again with the tile the rack holds too, or the
+    # 34-point turn is called the best.
+    table = "B4 B5 J B7 B8 B9 B10 B11 | O6 O7 O8 O9 O10"
+    rack = "B6 K11 B11 R9 R10 B9"
+    rules = PRESETS["pressman-1998"]
+    assert brute_best(parse_table(table), rack.split(), rules) == (4, 37)
+    after = "B4 B5 B6 B7 B8 B9 | K11 B11 J | B9 B10 B11 | O6 O7 O8 O9 O10"
+    move = hint_beside_worked_out(table, rack, rules, after)
+    assert (len(move.placed), move.points) == (4, 37) and move.exact, move.table
