@@ -3,7 +3,8 @@
 proven unable to beat the best is passed over (not the end of the list), and a set whose
 tiles the rack holds too is tried again from the rack before a bound is left unsettled.
 Each best turn is worked out by hand from the rule texts and held to the brute force of
-``test_hints``.
+``test_hints`` (in the test where it takes a second or two; where it takes longer, it was
+run once by hand and its answer is quoted).
 
 The rule texts: ``pressman-1998`` (``shared/rules/`` 000): "A player with a tile matching
 the color and value of a joker may replace the joker with that tile. The joker must be
