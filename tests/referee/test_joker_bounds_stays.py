@@ -2,7 +2,8 @@
 (``referee.joker_bounds.Bounds.fixed``): a joker that stays counts as the tile it stands
 for, beside the table's own copies of that tile. Counted as the only copy there, the bound
 is too low and rules out the best turn. Each best turn is worked out by hand from the rule
-text and held to the brute force of ``test_hints``.
+text and held to the brute force of ``test_hints`` (in the test where it takes a second; the
+slower one was run once by hand and its answer is quoted).
 
 The rule text for ``sabra`` and ``tournament`` (``shared/rules/`` 003): "A joker can be
 retrieved from a set by placing it with a tile of the same numerical value and colour it
