@@ -76,3 +76,20 @@ def test_a_freed_jokers_set_takes_the_racks_copy_of_a_tile_its_own_run_holds_too
     after = "B4 B5 B6 B7 B8 B9 | K11 B11 J | B9 B10 B11 | O6 O7 O8 O9 O10"
     move = hint_beside_worked_out(table, rack, rules, after)
     assert (len(move.placed), move.points) == (4, 37) and move.exact, move.table
+
+
+def test_two_exchanged_jokers_each_in_a_set_of_its_own_proven_best():
+    # pressman-1998: R12 exchanges the joker of K12 O12 B12 J (the group's missing red),
+    # B10 the joker of O10 J K10; the jokers go to J R5 R6 and K9 B9 J, two rack tiles each;
+    # K1 leaves R1 K1 B1 O1 for K1 K2 K3 with the rack's K2 K3: 8 tiles, 56 points. O5, O1
+    # and O3 are left: R5 R6, K9 B9, O1 O3 and O5 R5 each fit only beside a joker (no R4,
+    # R7, third 9, O2, O4, nor a 5 or 6 that can leave its run), so two of them at most are
+    # laid, K9 B9 and R5 R6 the most points (worked out by hand: the brute force of
+    # test_hints did not finish in 15 minutes on 11 rack tiles). The hint is proven: no pair
+    # of new sets, one joker in each, is left unsettled when none beats it.
+    table = "K12 O12 B12 J | O10 J K10 | K5 K6 K7 | R1 K1 B1 O1"
+    rack = "R12 B10 K2 K3 O5 R5 K9 B9 O1 O3 R6"
+    after = ("K12 B12 O12 R12 | K10 B10 O10 | J R5 R6 | K9 B9 J | K1 K2 K3 | K5 K6 K7 | "
+             "B1 O1 R1")
+    move = hint_beside_worked_out(table, rack, PRESETS["pressman-1998"], after)
+    assert (len(move.placed), move.points) == (8, 56) and move.exact, move.table
