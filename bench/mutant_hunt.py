@@ -15,7 +15,7 @@ printed is a candidate test: its best is then worked out by hand and held to the
 of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
-        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet]
+        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet,piece,long-j,piece-j,pieced,pieced2]
         [--presets sabra,tournament] [--exact]
 """
 
@@ -249,6 +249,7 @@ def _families():
     from tests.referee.test_joker_merges import meeting_case
     from tests.referee.test_joker_proof import _two_joker_melds
     from tests.referee.test_joker_third_copies import third_copy_case
+    from hunt_pieces import piece, pieced, with_rack_joker  # (no frozen turn; a rack joker)
 
     def two(rng):
         drawn = _two_joker_melds(rng)
@@ -271,7 +272,9 @@ def _families():
     return {"exchanges": _exchanges, "small": _small_case, "meeting": meeting_case,
             "two": two, "rack-joker": rack_joker, "thirds": third_copy_case, "long": _long,
             "inside": _inside, "inside-meet": lambda rng: _inside(rng, meet=True),
-            "misread": _misread_from(_exchanges), "misread2": _misread_from(two)}
+            "misread": _misread_from(_exchanges), "misread2": _misread_from(two), "piece": piece,
+            "long-j": with_rack_joker(_long), "piece-j": with_rack_joker(piece),
+            "pieced": pieced(_exchanges), "pieced2": pieced(two)}
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,80 @@
+"""A family of tables for :mod:`bench.mutant_hunt`: a run holding a joker, and beside it, as
+a meld of its own, a piece of one or two tiles that continues it (a meld misread or half
+laid). Left as the run lies, the piece is often complete with nothing the rack holds, so the
+hint search knows no turn before it bounds the joker patterns (``--families piece``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+
+def piece(rng):
+    """A run of 3-6 tiles holding a joker, a piece continuing it, up to two more melds; a
+    rack holding, most often, the joker's tile, pairs that need a joker and a few tiles."""
+    from mutant_hunt import _rack_rest
+    from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
+    from tests.referee.random_tables import random_meld
+    free = Counter(all_tiles())
+    c, n, k = rng.choice(COLOURS), rng.randint(3, 6), rng.choice((1, 2))
+    s = rng.randint(1, 14 - n - k)
+    tiles = [Tile(c, v) for v in range(s, s + n + k)]
+    run, bit = (tiles[:n], tiles[n:]) if rng.random() < 0.5 else (tiles[k:], tiles[:k])
+    free.subtract(tiles)
+    i = rng.randrange(len(run))
+    stands, run[i] = run[i], JOKER
+    free[stands] += 1
+    free[JOKER] -= 1
+    table = [run, bit]
+    for _ in range(rng.randint(0, 2)):
+        m = random_meld(rng, runs=0.5, longest_run=5)
+        if all(free[t] >= q for t, q in Counter(m).items()):
+            free.subtract(m)
+            table.append(m)
+    rack = []
+    if rng.random() < 0.8:
+        free[stands] -= 1
+        rack.append(stands)
+    _rack_rest(rng, free, rack, table)
+    return parse_table([" ".join(map(str, m)) for m in table]), rack
+
+
+def with_rack_joker(base):
+    """Tables drawn by ``base`` holding one joker, the other joker added to the rack (the
+    bounds then count a rack joker beside the places and sets they fix)."""
+
+    def fam(rng):
+        from referee import JOKER
+        drawn = base(rng)
+        if drawn is None or sum(t.is_joker for t in drawn[0].tiles) != 1:
+            return None
+        return drawn[0], list(drawn[1]) + [JOKER]
+    return fam
+
+
+def pieced(base):
+    """Tables drawn by ``base`` with a piece of one or two tiles continuing a run that holds
+    a joker, as a meld of its own (two joker melds, and often no frozen turn)."""
+
+    def fam(rng):
+        from referee import Tile, parse_table
+        drawn = base(rng)
+        if drawn is None:
+            return None
+        table, rack = drawn
+        melds = [list(m.tiles) for m in table.melds]
+        runs = [m for m in melds if any(t.is_joker for t in m)
+                and len({t.colour for t in m if not t.is_joker}) == 1
+                and len({t.number for t in m if not t.is_joker}) > 1]
+        if not runs:
+            return None
+        m = rng.choice(runs)
+        first = next(j for j, t in enumerate(m) if not t.is_joker)
+        c, lo = m[first].colour, m[first].number - first
+        k = rng.choice((1, 2))
+        nums = range(lo + len(m), lo + len(m) + k) if rng.random() < 0.5 else range(lo - k, lo)
+        bit = [Tile(c, v) for v in nums if 1 <= v <= 13]
+        used = Counter(t for x in melds for t in x) + Counter(rack)
+        if not bit or any(used[t] >= 2 for t in bit):
+            return None
+        return parse_table([" ".join(map(str, x)) for x in melds + [bit]]), rack
+    return fam
