@@ -114,12 +114,23 @@ def _rack_rest(rng, free, rack, melds):
         rack.append(t)
 
 
+def _plain_melds(rng, free, melds, most):
+    """Up to ``most`` random melds (runs of up to 5 half the time), each added to ``melds``
+    where ``free`` still holds its tiles."""
+    from tests.referee.random_tables import random_meld
+
+    for _ in range(rng.randint(0, most)):
+        m = random_meld(rng, runs=0.5, longest_run=5)
+        if all(free[t] >= k for t, k in Counter(m).items()):
+            free.subtract(m)
+            melds.append(m)
+
+
 def _long(rng):
     """One or two runs of 5-9 tiles holding a joker (more places a pattern than the first pass
     tries), up to three more melds; a rack holding, most often, each joker's tile, pairs that
     need a joker and a few more tiles (at most 9)."""
     from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
-    from tests.referee.random_tables import random_meld
     free = Counter(all_tiles())
     melds = []
     for _ in range(rng.choice((1, 1, 2))):
@@ -138,11 +149,7 @@ def _long(rng):
     if not melds:
         return None
     table = [m for m, _ in melds]
-    for _ in range(rng.randint(0, 3)):
-        m = random_meld(rng, runs=0.5, longest_run=5)
-        if all(free[t] >= k for t, k in Counter(m).items()):
-            free.subtract(m)
-            table.append(m)
+    _plain_melds(rng, free, table, 3)
     rack = []
     for _, t in melds:
         if rng.random() < 0.85 and free[t] > 0:
@@ -190,11 +197,7 @@ def _inside(rng, meet=False):
         melds.append(m)
     if len(melds) < (2 if meet else 1):
         return None
-    for _ in range(rng.randint(0, 1)):
-        m = random_meld(rng, runs=0.5, longest_run=5)
-        if all(free[t] >= k for t, k in Counter(m).items()):
-            free.subtract(m)
-            melds.append(m)
+    _plain_melds(rng, free, melds, 1)
     rack = []
     for stands, real in tiles_of:
         if rng.random() < 0.75 and free[stands] > 0:
