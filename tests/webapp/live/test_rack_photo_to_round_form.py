@@ -58,6 +58,7 @@ def test_a_photographed_rack_lands_in_the_round_form(browser, live_app, game, ra
         # on to the round form of the same phone: Ann went out, Ben's card offers the photo
         page.click("#lv-rack-use")
         page.wait_for_url(f"{server.url}/games/{game['id']}*")
+        page.wait_for_selector("#live[data-state=live]")  # the sheet's scripts have run
         page.click("#new-round")
         page.locator("#winner-choices .winner-choice").filter(has_text="Ann").click()
         offer = page.locator(".rack-card[data-player='Ben'] .photo-rack")

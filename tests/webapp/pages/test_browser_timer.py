@@ -26,6 +26,19 @@ RECORD_TONES = """
   };
 """
 LANDSCAPE = {"viewport": {"width": 844, "height": 390}}
+# Counts the live stream's timer events. A phone sets its clock from each one (the server's
+# time left, which runs in real time); one that arrives after the test has moved the page's
+# clock forward puts the clock back, so the test waits for it first.
+COUNT_TIMER_EVENTS = """
+  window.__timerEvents = 0;
+  const Source = window.EventSource;
+  window.EventSource = class extends Source {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("timer", () => { window.__timerEvents += 1; });
+    }
+  };
+"""
 
 
 def _tones(page, hz):
@@ -35,7 +48,7 @@ def _tones(page, hz):
 def test_timer_warns_then_shows_the_penalty_on_every_phone(server, phones):
     owner, viewer = phones("owner"), phones("viewer")
     page = owner.page
-    page.add_init_script(RECORD_VIBRATION)
+    page.add_init_script(RECORD_VIBRATION + COUNT_TIMER_EVENTS)
     page.clock.install()  # the test moves the owner's clock forward instead of waiting a minute
     gid = create_game(page, server.url, ["Ann", "Ben", "Cy"], preset="sabra")
     viewer.page.goto(f"{server.url}/games/{gid}")
@@ -50,6 +63,7 @@ def test_timer_warns_then_shows_the_penalty_on_every_phone(server, phones):
     # Every phone agrees on whose turn it is.
     expect(viewer.page.locator("#timer-player")).to_have_text("Ben", timeout=1000)
     expect(viewer.page.locator("#timer")).to_have_attribute("data-state", "running")
+    page.wait_for_function("window.__timerEvents >= 2")  # the start's and the next turn's
 
     page.clock.fast_forward("00:51")
     expect(page.locator("#timer-clock")).to_have_text("0:09")
@@ -92,7 +106,8 @@ def test_the_alarm_sounds_at_zero_on_a_phone_that_cannot_vibrate(server, phones)
         phone = phones(shape, **options)
         page = phone.page
         # An iPhone: no navigator.vibrate at all.
-        page.add_init_script("delete Navigator.prototype.vibrate;" + RECORD_TONES)
+        page.add_init_script("delete Navigator.prototype.vibrate;" + RECORD_TONES
+                             + COUNT_TIMER_EVENTS)
         page.clock.install()
         create_game(page, server.url, ["Ann", "Ben"], preset="sabra")
         page.click("#timer-face")  # the tap that starts the turn also lets the page play sound
@@ -100,6 +115,7 @@ def test_the_alarm_sounds_at_zero_on_a_phone_that_cannot_vibrate(server, phones)
         # The browser starts the tap's audio a moment later; a real turn gives it a minute, the
         # test's fast-forwarded clock does not, so wait for it as a player would.
         page.wait_for_function("window.__audio && window.__audio.state === 'running'")
+        page.wait_for_function("window.__timerEvents >= 1")  # the start, from the live stream
         page.clock.fast_forward("00:50")
         expect(page.locator("#timer")).to_have_class("card timer warn")
         assert len(_tones(page, 660)) == 1  # one short beep: the last ten seconds
