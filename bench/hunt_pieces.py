@@ -1,17 +1,40 @@
-"""A family of tables for :mod:`bench.mutant_hunt`: a run holding a joker, and beside it, as
-a meld of its own, a piece of one or two tiles that continues it (a meld misread or half
-laid). Left as the run lies, the piece is often complete with nothing the rack holds, so the
-hint search knows no turn before it bounds the joker patterns (``--families piece``)."""
+"""Families of tables for :mod:`bench.mutant_hunt`, and the rack filler they share with it.
+``piece``: a run holding a joker and beside it, as a meld of its own, a piece of one or two
+tiles that continues it (a meld misread or half laid). Left as the run lies, the piece is
+often complete with nothing the rack holds, so the hint search knows no turn before it
+bounds the joker patterns (``--families piece``)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 
+def rack_rest(rng, free, rack, melds):
+    """Add to ``rack`` (from ``free``) one to three pairs that need a third tile or a joker
+    and up to three more tiles, most often a second copy of a tile of ``melds``."""
+    from referee import COLOURS, Tile
+    for _ in range(rng.randint(1, 3)):
+        if rng.random() < 0.5:
+            colour, k = rng.choice(COLOURS), rng.randint(1, 12)
+            pair = [Tile(colour, k), Tile(colour, min(13, k + rng.choice((1, 2))))]
+        else:
+            k, (c1, c2) = rng.randint(1, 13), rng.sample(COLOURS, 2)
+            pair = [Tile(c1, k), Tile(c2, k)]
+        if pair[0] != pair[1] and all(free[t] > 0 for t in pair):
+            free.subtract(pair)
+            rack += pair
+    for _ in range(rng.randint(0, 3)):
+        pool = [t for t in free.elements() if not t.is_joker]
+        if rng.random() < 0.7:  # often a second copy of a table tile
+            pool = [t for t in pool if any(t in m for m in melds)] or pool
+        t = rng.choice(pool)
+        free[t] -= 1
+        rack.append(t)
+
+
 def piece(rng):
     """A run of 3-6 tiles holding a joker, a piece continuing it, up to two more melds; a
     rack holding, most often, the joker's tile, pairs that need a joker and a few tiles."""
-    from mutant_hunt import _rack_rest
     from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
     from tests.referee.random_tables import random_meld
     free = Counter(all_tiles())
@@ -34,7 +57,7 @@ def piece(rng):
     if rng.random() < 0.8:
         free[stands] -= 1
         rack.append(stands)
-    _rack_rest(rng, free, rack, table)
+    rack_rest(rng, free, rack, table)
     return parse_table([" ".join(map(str, m)) for m in table]), rack
 
 

@@ -31,6 +31,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from hunt_pieces import rack_rest as _rack_rest
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -89,29 +91,6 @@ def _exchanges(rng):
                 rack.append(t)
     _rack_rest(rng, free, rack, melds)
     return parse_table([" ".join(map(str, m)) for m in melds]), rack
-
-
-def _rack_rest(rng, free, rack, melds):
-    """Add to ``rack`` (from ``free``) one to three pairs that need a third tile or a joker
-    and up to three more tiles, most often a second copy of a tile of ``melds``."""
-    from referee import COLOURS, Tile
-    for _ in range(rng.randint(1, 3)):
-        if rng.random() < 0.5:
-            colour, k = rng.choice(COLOURS), rng.randint(1, 12)
-            pair = [Tile(colour, k), Tile(colour, min(13, k + rng.choice((1, 2))))]
-        else:
-            k, (c1, c2) = rng.randint(1, 13), rng.sample(COLOURS, 2)
-            pair = [Tile(c1, k), Tile(c2, k)]
-        if pair[0] != pair[1] and all(free[t] > 0 for t in pair):
-            free.subtract(pair)
-            rack += pair
-    for _ in range(rng.randint(0, 3)):
-        pool = [t for t in free.elements() if not t.is_joker]
-        if rng.random() < 0.7:  # often a second copy of a table tile
-            pool = [t for t in pool if any(t in m for m in melds)] or pool
-        t = rng.choice(pool)
-        free[t] -= 1
-        rack.append(t)
 
 
 def _plain_melds(rng, free, melds, most):
