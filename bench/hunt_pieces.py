@@ -74,17 +74,26 @@ def with_rack_joker(base):
     return fam
 
 
+def drawn_melds(base, rng):
+    """A table drawn by the family ``base`` as ``(melds, rack)``, each meld a list of tiles
+    to change; None where ``base`` drew nothing."""
+    drawn = base(rng)
+    if drawn is None:
+        return None
+    table, rack = drawn
+    return [list(m.tiles) for m in table.melds], rack
+
+
 def pieced(base):
     """Tables drawn by ``base`` with a piece of one or two tiles continuing a run that holds
     a joker, as a meld of its own (two joker melds, and often no frozen turn)."""
 
     def fam(rng):
         from referee import Tile, parse_table
-        drawn = base(rng)
+        drawn = drawn_melds(base, rng)
         if drawn is None:
             return None
-        table, rack = drawn
-        melds = [list(m.tiles) for m in table.melds]
+        melds, rack = drawn
         runs = [m for m in melds if any(t.is_joker for t in m)
                 and len({t.colour for t in m if not t.is_joker}) == 1
                 and len({t.number for t in m if not t.is_joker}) > 1]

@@ -31,7 +31,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from hunt_pieces import rack_rest as _rack_rest
+from hunt_pieces import drawn_melds, rack_rest as _rack_rest
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -204,11 +204,10 @@ def _misread_from(base):
 
     def fam(rng):
         from referee import parse_table
-        drawn = base(rng)
+        drawn = drawn_melds(base, rng)
         if drawn is None:
             return None
-        table, rack = drawn
-        melds = [list(m.tiles) for m in table.melds]
+        melds, rack = drawn
         plain = [i for i, m in enumerate(melds) if not any(t.is_joker for t in m)]
         if not plain:
             return None
