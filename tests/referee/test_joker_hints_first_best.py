@@ -1,0 +1,68 @@
+"""The joker hint search on tables where leaving every joker meld as it lies gives no turn.
+
+A table read (or laid) with a piece that is no meld (`O8` alone, `B11 B12`) is accepted by the
+hint when the rack can make it whole. With each joker meld as it lies the rest may then not be
+laid at all, so the search starts with no best turn: its first best must come from a pattern
+that changes a joker meld, and a later turn must never replace a better one found earlier.
+Every expected answer is argued from the rule texts and, where the table is small enough, held
+to the brute force of ``test_hints``.
+"""
+import pytest
+
+from referee import PRESETS, parse_table, parse_tiles
+
+from tests.referee.test_hints import held_to_brute_force, hint_beside_worked_out
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_lone_tile_joins_a_joker_run_when_no_turn_leaves_the_joker_melds_as_they_lie(preset):
+    # O8 lies alone. No tile of the rack (O8 B9 R10) makes a meld with it away from the two
+    # orange joker runs (no other 8 but the rack's O8: a group needs three colours), so every
+    # turn adds to a joker meld; 004: "You can add a tile to a meld containing a Joker, ...
+    # to either end of a run". The table's O8 goes before J O10 O11 O12 and the rack's O8
+    # before O9 J O11: one tile, 8 points, under every preset (B9 and R10 find no meld).
+    table, rack = "O9 J O11 | J O10 O11 O12 | O8", "O8 B9 R10"
+    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
+                                      must_be_best=True)
+    assert brute == (1, 8)
+    assert [str(t) for t in move.placed] == ["O8"] and move.points == 8
+
+
+@pytest.mark.parametrize("preset, best", [
+    # 001/003: the joker of B6 J O6 R6 (there it can only be K6) is retrieved with the rack's
+    # K6 and used at once in a new set: K6 J R6 (or K6 J J, as the free rules allow), both
+    # rack tiles, 12 points.
+    ("pressman-1998", (2, 12)), ("sabra", (2, 12)), ("tournament", (2, 12)),
+    # 004: the freed joker must be used "with 2 more tiles from your hand", and the hand
+    # holds only R6 after the exchange, so K6 cannot be laid (J O6 K6 has a K6). R6 is added
+    # as the fourth tile of J O6 K6 ("You can add a tile to a meld containing a Joker,
+    # either the fourth tile in a group"): one tile, 6 points.
+    ("sabra-way", (1, 6)),
+])
+def test_a_joker_group_takes_a_fourth_tile_when_the_exchange_cannot_be_used(preset, best):
+    table, rack = "J O6 K6 | B6 J O6 R6", "R6 K6"
+    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
+                                      must_be_best=True)
+    assert brute == best and (len(move.placed), move.points) == best
+
+
+def test_a_run_read_in_pieces_is_mended_by_taking_its_neighbours_joker():
+    # The Sabra Way (004), table J B6 B7 B8 B9 B10 | B11 B12 (a piece) | B1-B5 | K2 K3 K4,
+    # rack B5 K13 O13 R12 R13 B8. "You may take a Joker from a run or group in exchange for
+    # a tile of the same value from your hand" (the joker before B6 stands for B5: the rack's
+    # B5), "After a Joker has been taken from a meld ... the meld may be manipulated" (B5 B6
+    # B7 B8 with the rack's B8, and B8 B9 B10 B11 B12 mends the piece), and "You must use the
+    # Joker immediately with 2 more tiles from your hand": K13 O13 R13 J. Five tiles, 52
+    # points. No better: R12 can lie only with the freed joker (no R11, no third 12 but B12
+    # and the joker), as R12 R13 J (then K13 and O13 find no third 13) or B12 R12 J (one tile
+    # from the hand, not two); so all six cannot be laid, and of five, only B5 K13 O13 R13 B8
+    # leaves R12 out. Without the joker nothing mends B11 B12 (no B13, and B10 leaves its run
+    # only once that run may be manipulated).
+    table = "J B6 B7 B8 B9 B10 | B11 B12 | B1 B2 B3 B4 B5 | K2 K3 K4"
+    rack = "B5 K13 O13 R12 R13 B8"
+    after = "B5 B6 B7 B8 | B8 B9 B10 B11 B12 | B1 B2 B3 B4 B5 | K2 K3 K4 | K13 O13 R13 J"
+    move = hint_beside_worked_out(parse_table(table), parse_tiles(rack), PRESETS["sabra-way"],
+                                  after)
+    assert sorted(str(t) for t in move.placed) == ["B5", "B8", "K13", "O13", "R13"]
+    assert move.points == 52
+    assert move.exact is True
