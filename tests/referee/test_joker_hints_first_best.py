@@ -66,3 +66,27 @@ def test_a_run_read_in_pieces_is_mended_by_taking_its_neighbours_joker():
     assert sorted(str(t) for t in move.placed) == ["B5", "B8", "K13", "O13", "R13"]
     assert move.points == 52
     assert move.exact is True
+
+
+@pytest.mark.parametrize("preset, best", [
+    # 003 (sabra): "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents": K1 O1 J stands for B1 or R1, so the rack's
+    # B1 frees it, and it "must be used in the player's same turn as part of a new set":
+    # R4 R5 J with the rack's R4 (and the lone R5). Both tiles, 5 points.
+    ("sabra", (2, 5)),
+    # 000 (pressman-1998): "The joker must be played that same turn in a set with at least
+    # two other tiles from the player's rack", and 004 (sabra-way): "with 2 more tiles from
+    # your hand"; 004 under tournament rules: "a Joker taken from a group of three tiles must
+    # be replaced with both missing tiles" (no R1). So the joker stays, B1 is the group's
+    # fourth tile and R5 ends R2 J R4: one tile, 1 point (R4 finds no meld: R2 J R4 holds
+    # one).
+    ("pressman-1998", (1, 1)), ("sabra-way", (1, 1)), ("tournament", (1, 1)),
+])
+def test_a_rest_that_cannot_be_laid_is_remembered_before_and_after_the_first_best(preset, best):
+    # R5 lies alone, so the first solves (before any best, with no floor) find rests that
+    # cannot be laid at all; the search meets those rests again once it has a best (with a
+    # floor), and must take them as unlaid still, neither crash nor solve them as new.
+    table, rack = "R2 J R4 | K1 O1 J | R5", "B1 R4"
+    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
+                                      must_be_best=True)
+    assert brute == best and (len(move.placed), move.points) == best
