@@ -90,3 +90,25 @@ def test_a_rest_that_cannot_be_laid_is_remembered_before_and_after_the_first_bes
     move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
                                       must_be_best=True)
     assert brute == best and (len(move.placed), move.points) == best
+
+
+@pytest.mark.parametrize("preset, best", [
+    # 003 (sabra): the rack's R10 frees the joker of R5-R9 J (it stands for R10), the lone R4
+    # starts R4-R10, and the joker, "used in the player's same turn as part of a new set",
+    # makes B12 O12 J with the rack's B12 (K12 B12 R12 keeps three 12s): both R10 and B12,
+    # 22 points (R4 finds no second place: one R4 starts the run). The same under the
+    # tournament rule (a run's joker, not a group's).
+    ("sabra", (2, 22)), ("tournament", (2, 22)),
+    # 004 (sabra-way): the freed joker must go "with 2 more tiles from your hand" (only R4
+    # and B12 are left: no meld with a joker), "A meld containing a Joker may not be
+    # manipulated", so R10 cannot lie after the joker either, and the group of four 12s
+    # takes no fifth: no tile of the rack can be laid. The hint is to draw, and with one
+    # joker on the table the search covers every turn: proven.
+    ("sabra-way", (0, 0)),
+])
+def test_a_hint_to_draw_is_proven_where_a_lone_tile_waits_beside_a_joker_run(preset, best):
+    table = "R5 R6 R7 R8 R9 J | R4 | O12 B12 K12 R12 | R6 R7 R8 R9 R10"
+    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles("R10 R4 B12"),
+                                      must_be_best=True)
+    assert brute == best and (len(move.placed), move.points) == best
+    assert move.exact is True
