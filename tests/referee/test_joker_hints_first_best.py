@@ -112,3 +112,19 @@ def test_a_hint_to_draw_is_proven_where_a_lone_tile_waits_beside_a_joker_run(pre
                                       must_be_best=True)
     assert brute == best and (len(move.placed), move.points) == best
     assert move.exact is True
+
+
+def test_a_hint_to_draw_is_proven_where_both_jokers_could_only_be_taken_for_nothing():
+    # The Sabra Way (004), table R6 R7 R8 J | O5 J R5 B5 | R10 R11 (a piece), rack K5 K7 K4
+    # B9. The run's joker stands for R9 and no R9 is on the rack; the group's stands for K5,
+    # and the rack's K5 may take it ("in exchange for a tile of the same value from your
+    # hand"), but then "You must use the Joker immediately with 2 more tiles from your hand":
+    # K4 K7 B9 make no meld with one joker (K4 J K6 or K5 K6 K7 would need a K6). Nothing
+    # else fits: no other 5 for a new group, no 4, 7 or 9 of three colours, and "A meld
+    # containing a Joker may not be manipulated", so no rack tile joins the joker melds and
+    # R10 R11 stays a piece. Only drawing is legal, and the search proves it.
+    table, rack = "R6 R7 R8 J | O5 J R5 B5 | R10 R11", "K5 K7 K4 B9"
+    move, brute = held_to_brute_force("sabra-way", parse_table(table), parse_tiles(rack),
+                                      must_be_best=True)
+    assert brute == (0, 0) and not move.placed
+    assert move.exact is True
