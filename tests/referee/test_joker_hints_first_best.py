@@ -9,7 +9,7 @@ to the brute force of ``test_hints``.
 """
 import pytest
 
-from referee import PRESETS, parse_table, parse_tiles
+from referee import PRESETS, best_move, parse_table, parse_tiles
 
 from tests.referee.test_hints import held_to_brute_force, hint_beside_worked_out
 
@@ -92,25 +92,22 @@ def test_a_rest_that_cannot_be_laid_is_remembered_before_and_after_the_first_bes
     assert brute == best and (len(move.placed), move.points) == best
 
 
-@pytest.mark.parametrize("preset, best", [
-    # 003 (sabra): the rack's R10 frees the joker of R5-R9 J (it stands for R10), the lone R4
-    # starts R4-R10, and the joker, "used in the player's same turn as part of a new set",
-    # makes B12 O12 J with the rack's B12 (K12 B12 R12 keeps three 12s): both R10 and B12,
-    # 22 points (R4 finds no second place: one R4 starts the run). The same under the
-    # tournament rule (a run's joker, not a group's).
-    ("sabra", (2, 22)), ("tournament", (2, 22)),
-    # 004 (sabra-way): the freed joker must go "with 2 more tiles from your hand" (only R4
-    # and B12 are left: no meld with a joker), "A meld containing a Joker may not be
-    # manipulated", so R10 cannot lie after the joker either, and the group of four 12s
-    # takes no fifth: no tile of the rack can be laid. The hint is to draw, and with one
-    # joker on the table the search covers every turn: proven.
-    ("sabra-way", (0, 0)),
-])
-def test_a_hint_to_draw_is_proven_where_a_lone_tile_waits_beside_a_joker_run(preset, best):
+def test_a_hint_to_draw_is_proven_where_a_lone_tile_waits_beside_a_joker_run():
+    # The Sabra Way (004), table R5-R9 J | R4 (a piece) | O12 B12 K12 R12 | R6-R10, rack
+    # R10 R4 B12. The joker stands for R10, and the rack's R10 may take it, but then "You
+    # must use the Joker immediately with 2 more tiles from your hand": R4 and B12 make no
+    # meld with it. "A meld containing a Joker may not be manipulated", so R10 cannot lie
+    # after the joker either (the joker would have to move); "You can add a tile to a meld
+    # containing a Joker, ... to either end of a run": R4 may go before R5, but the table's
+    # lone R4 then has no place (one R4 starts the run; no R3, no other 4s), and the group of
+    # four 12s takes no fifth. No rack tile can be laid: the hint is to draw, and with one
+    # joker on the table the search covers every turn, so it is proven. (Under sabra and
+    # tournament the freed joker makes B12 O12 J: 2 tiles; a brute force of these 24 tiles
+    # takes seconds, so it is not run here.)
     table = "R5 R6 R7 R8 R9 J | R4 | O12 B12 K12 R12 | R6 R7 R8 R9 R10"
-    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles("R10 R4 B12"),
-                                      must_be_best=True)
-    assert brute == best and (len(move.placed), move.points) == best
+    move = best_move(parse_table(table), parse_tiles("R10 R4 B12"), PRESETS["sabra-way"],
+                     cpu_limit=None)
+    assert not move.placed and str(move.table) == table
     assert move.exact is True
 
 
@@ -128,3 +125,26 @@ def test_a_hint_to_draw_is_proven_where_both_jokers_could_only_be_taken_for_noth
                                       must_be_best=True)
     assert brute == (0, 0) and not move.placed
     assert move.exact is True
+
+
+@pytest.mark.parametrize("preset, best", [
+    # 003 (sabra) and 004's tournament rule: a joker may be replaced "from the player's rack
+    # or from the table", so the O7 of the first group frees the second's joker (it stands
+    # for O7), which makes O8 R8 J with two rack tiles: 2 tiles, 16 points.
+    ("sabra", (2, 16)), ("tournament", (2, 16)),
+    # 000 (pressman-1998): "During a player's turn, sets of tiles that have already been
+    # played may be manipulated": a group of four gives up its O7 for O6 O7 O8, and the two
+    # jokers, each still standing for the 7 it stood for, lie together in K7 B7 J J: O6 and
+    # O8, 14 points (no joker is exchanged, so none must be used again).
+    ("pressman-1998", (2, 14)),
+    # 004 (the Sabra Way): "A meld containing a Joker may not be manipulated" and a joker is
+    # taken only "in exchange for a tile of the same value from your hand" (no 7 on the rack):
+    # both groups stay as they lie, and no meld takes a rack tile (O6 O8 with no O7, R8 O8
+    # with no third 8): the hint is to draw.
+    ("sabra-way", (0, 0)),
+])
+def test_two_whole_joker_groups_and_a_rack_that_only_fits_with_a_tile_of_theirs(preset, best):
+    table, rack = "J K7 B7 O7 | B7 R7 K7 J", "O8 K9 R8 O6"
+    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
+                                      must_be_best=True)
+    assert brute == best and (len(move.placed), move.points) == best
