@@ -9,7 +9,7 @@ to the brute force of ``test_hints``.
 """
 import pytest
 
-from referee import PRESETS, best_move, parse_table, parse_tiles
+from referee import PRESETS, best_move, check_turn, parse_table, parse_tiles
 
 from tests.referee.test_hints import held_to_brute_force, hint_beside_worked_out
 
@@ -147,4 +147,36 @@ def test_two_whole_joker_groups_and_a_rack_that_only_fits_with_a_tile_of_theirs(
     table, rack = "J K7 B7 O7 | B7 R7 K7 J", "O8 K9 R8 O6"
     move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
                                       must_be_best=True)
+    assert brute == best and (len(move.placed), move.points) == best
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_hint_that_lays_the_whole_rack_is_proven(preset):
+    # R4 and O7 free the jokers of the two long runs (each stands for the rack's tile); the
+    # 9s and 10s the runs give up make K9 O9 R9 and B10 O10 R10, and the freed jokers a new
+    # set with the rack's O9 O11 (the layout differs by preset: 004 allows no tile to leave
+    # a joker meld before its joker does). Every rack tile is laid, 50 points: no turn can
+    # lay more, so the search needs no proof by bounds and must say the hint is the best.
+    table = "R2 R3 J R5 R6 R7 R8 R9 R10 | O5 O6 J O8 O9 O10 O11 O12 O13"
+    rack = parse_tiles("R4 O7 K9 O9 O11 B10")
+    move = best_move(parse_table(table), rack, PRESETS[preset], cpu_limit=None)
+    assert check_turn(parse_table(table), move.table, rack, rules=PRESETS[preset]).legal
+    assert sorted(map(str, move.placed)) == sorted(map(str, rack)) and move.points == 50
+    assert move.exact is True
+
+
+@pytest.mark.parametrize("preset, best", [
+    # 000 (pressman-1998): "sets of tiles that have already been played may be manipulated",
+    # and 003 likewise: the run gives up its end B6 (B3 B4 J, its joker still B5) for a
+    # group B6 R6 J with the rack's R6 and joker: 2 tiles, 6 + 30 points (B1 and the joker
+    # before B3 would make 31).
+    ("pressman-1998", (2, 36)), ("sabra", (2, 36)), ("tournament", (2, 36)),
+    # 004: "You may not take a tile away from a meld which includes a Joker", but "You can
+    # add a tile to a meld containing a Joker, ... to either end of a run": B1 and the rack's
+    # joker (as B2) before B3 B4 J B6: 2 tiles, 1 + 30 points.
+    ("sabra-way", (2, 31)),
+])
+def test_the_rack_joker_and_one_more_tile_at_a_joker_run(preset, best):
+    move, brute = held_to_brute_force(preset, parse_table("B3 B4 J B6"),
+                                      parse_tiles("B1 R6 K7 K4 J"), must_be_best=True)
     assert brute == best and (len(move.placed), move.points) == best
