@@ -180,3 +180,19 @@ def test_the_rack_joker_and_one_more_tile_at_a_joker_run(preset, best):
     move, brute = held_to_brute_force(preset, parse_table("B3 B4 J B6"),
                                       parse_tiles("B1 R6 K7 K4 J"), must_be_best=True)
     assert brute == best and (len(move.placed), move.points) == best
+
+
+@pytest.mark.parametrize("preset", ["pressman-1998", "sabra", "tournament"])
+def test_two_joker_runs_that_give_up_both_jokers_for_the_whole_rack(preset):
+    # Both jokers of R3 J R5 R6 and R3 R4 J can be exchanged (000: "A player with a tile
+    # matching the color and value of a joker may replace the joker with that tile"; 003:
+    # "from the player's rack or from the table"), and each freed joker then goes into a new
+    # set with rack tiles (K4 B4 R4 J, or B5 O5 J and K3 B3 R3 J): the whole rack of 7, 28
+    # points, which no turn can beat, so the hint is proven. (Under the Sabra Way the melds
+    # with a joker may not give up tiles first: not the whole rack.)
+    table = "R3 J R5 R6 | R3 R4 J"
+    rack = parse_tiles("R4 B5 O5 B4 K4 K3 B3")
+    move = best_move(parse_table(table), rack, PRESETS[preset], cpu_limit=None)
+    assert check_turn(parse_table(table), move.table, rack, rules=PRESETS[preset]).legal
+    assert sorted(map(str, move.placed)) == sorted(map(str, rack)) and move.points == 28
+    assert move.exact is True
