@@ -105,3 +105,34 @@ def test_a_pattern_with_more_new_sets_than_the_cap_is_not_listed_for_a_proof():
     for p in itertools.product(*(search.places.patterns(m) for m in search.jmelds)):
         listed = search._proof_sets(p)
         assert listed is None or sum(len(sets) for _, sets in listed) <= PROOF_SETS
+
+
+def _sets(listed):
+    return None if listed is None else [
+        (jokers, sorted(" ".join(map(str, s.tiles)) for s in sets)) for jokers, sets in listed]
+
+
+def test_a_patterns_new_sets_do_not_depend_on_the_patterns_listed_before():
+    # tournament, J O10 O11 O12 O13 | J K13 R13 + K5 R5 O6 K6 B12. The group's joker reads
+    # as B13 or O13; O9 frees the run's joker. The module: "A joker of another meld that
+    # stays may lie in that set too: it is listed as the tile it stands for, from no meld of
+    # the table (it is no numbered tile of a meld, so it never makes two of one meld)". So
+    # with the group's joker staying as O13, the freed joker's sets include K13 O13 J and
+    # O13 R13 J (K13 or R13 from the group, O13 the staying joker), and with it staying as
+    # B13, B13 R13 J and K13 B13 J. What is listed for one pattern is the tiles' answer,
+    # the same whether or not another pattern (another staying joker) was listed first.
+    table = parse_table(["J O10 O11 O12 O13", "J K13 R13"])
+    rack = parse_tiles("K5 R5 O6 K6 B12")
+    rules = PRESETS["tournament"]
+
+    def search():
+        return JokerSearch(table, rack, rules, draw_move(table, rack, False), float("inf"))
+
+    patterns = list(itertools.product(*(search().places.patterns(m) for m in search().jmelds)))
+    one = search()
+    for pattern in patterns:
+        assert _sets(one._list_sets(pattern)) == _sets(search()._list_sets(pattern)), pattern
+    (stays_o13,) = [p for p in patterns if p[0][1] == (True,) and p[1][1] == (False,)
+                    and str(p[1][0][0]) == "O13"]
+    (jokers, sets), = _sets(search()._list_sets(stays_o13))
+    assert jokers == 1 and {"K13 O13 J", "O13 R13 J"} <= set(sets), sets
