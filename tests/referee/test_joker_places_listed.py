@@ -11,15 +11,15 @@ every set of colours, and keeps those the rules allow:
 
 - The Sabra Way (004): "A meld containing a Joker may not be manipulated. After a Joker has
   been taken from a meld as shown above, the meld may be manipulated": a meld whose jokers
-  all stay keeps all its tiles; the joker is taken "in exchange for a tile of the same value
-  from your hand" (the exchanged tile comes from the rack; 003's "replace it from the
-  table" lets it come from either under the other presets that say so:
-  ``joker_replacement_from_table``).
+  all stay keeps all its tiles; "You may take a Joker from a run or group in exchange for a
+  tile of the same value from your hand" (the exchanged tile comes from the rack). Under the
+  presets that follow 003 (``joker_replacement_from_table``): "The tile used to replace the
+  joker can come from the player's rack or from the table."
 - The tournament rule (004): "a Joker taken from a group of three tiles must be replaced
   with both missing tiles"; and (003) a set holding a joker "can ... be split apart", so the
   two missing tiles may end in two groups, each with one of the group's own tiles.
-- A run or group of two jokers may exchange one and keep the other (004, "a Joker" is taken
-  one at a time; the other stays in the meld).
+- A meld holding two jokers may have one taken and the other kept: each is taken on its own
+  ("You may take a Joker from a run or group", 004), and the one not taken stays in the meld.
 
 No rack jokers here: a tile is there when the table and the rack together hold it.
 """
