@@ -10,13 +10,16 @@ each table where a mutant's hint crashes, is illegal, is worse while said to be 
 (a wrong proof: the real hint beats it), or is only worse (a test holding that table's best
 kills it)
 with ``--exact``, also where it finds the same hint but leaves it unproven while
-the real code proves it best (a test asserting ``Move.exact`` there kills it). A table
+the real code proves it best (a test asserting ``Move.exact`` there kills it); with
+``--claims``, also where it calls the same hint proven that the real code leaves unproven and
+the brute force finds a better turn (a wrong proof that comparing with the real code alone
+cannot see; racks of 7 tiles or fewer). A table
 printed is a candidate test: its best is then worked out by hand and held to the brute force
 of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
         [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet,piece,long-j,piece-j,pieced,pieced2]
-        [--presets sabra,tournament] [--exact]
+        [--presets sabra,tournament] [--exact] [--claims]
 """
 
 from __future__ import annotations
@@ -258,6 +261,21 @@ def _families():
             "pieced": pieced(_exchanges), "pieced2": pieced(two)}
 
 
+def _brute(table, rack, preset):
+    """(tiles, points) of the best turn by the brute force of ``test_hints``, or None past
+    60 s."""
+    from referee import PRESETS
+    from tests.referee.test_hints import brute_best
+
+    signal.alarm(60)
+    try:
+        return brute_best(table, [str(t) for t in rack], PRESETS[preset])
+    except TimeoutError:
+        return None
+    finally:
+        signal.alarm(0)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mutants", nargs="+", help="mutmut's names (module.x..._mutmut_N)")
@@ -269,6 +287,11 @@ def main(argv=None) -> int:
                     help="also print tables where the mutant finds the same hint but does not "
                          "prove it best while the real code does (a test asserting "
                          "`Move.exact` there kills it)")
+    ap.add_argument("--claims", action="store_true",
+                    help="where a mutant calls the same hint proven that the real code leaves "
+                         "unproven, hold it to the brute force of tests/referee/test_hints.py "
+                         "(racks of 7 tiles or fewer; 60 s at most): the comparison with the "
+                         "real code alone cannot see such a wrong proof")
     ap.add_argument("--workdir", type=Path,
                     default=Path(tempfile.gettempdir()) / "rummiref-mutant-hunt")
     args = ap.parse_args(argv)
@@ -314,6 +337,7 @@ def main(argv=None) -> int:
         real = hint(preset, table, rack, "")
         if not isinstance(real, tuple):
             continue
+        brute = None  # (--claims) the brute force's best, worked out once a table
         for name in args.mutants:
             if told[name] >= 3:
                 continue
@@ -326,6 +350,13 @@ def main(argv=None) -> int:
                 kind = "wrongly proven" if got[2] else "worse"
             elif args.exact and got[:2] == real[:2] and real[2] and not got[2]:
                 kind = "not proven"
+            elif (args.claims and got[:2] == real[:2] and got[2] and not real[2]
+                  and len(rack) <= 7):
+                if brute is None:
+                    brute = _brute(table, rack, preset)
+                if brute is None or brute == got[:2]:
+                    continue
+                kind = f"wrong proof (brute force {brute})"
             else:
                 continue
             told[name] += 1
