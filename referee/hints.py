@@ -53,9 +53,8 @@ jokers every pair of such sets whose bounds alone beat the best, is bounded with
 fixed; when none beats the best, no turn of the pattern does, and its places and sets not
 yet tried are skipped. A joker that stays standing for a tile whose two copies are on the
 table and the rack already is a third copy, which a player may lay in a third group of its
-number; the exact search lays it so too (so the pattern bounds hold), but such a pattern is
-never proven by its new sets, and before a proof is claimed it is bounded again with that
-joker free to go anywhere.
+number; the exact search lays it so too (so the pattern bounds hold and rule such a
+pattern out like any other), but such a pattern is never proven by its new sets.
 
 Bounds that skip work, each an upper bound on every turn it rules out, so that they change
 how fast a hint comes, never which value it has (:mod:`referee.joker_bounds`, used by

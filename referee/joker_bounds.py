@@ -48,13 +48,12 @@ class Bounds:
         self.places: dict = {}
         self.sets: dict = {}
 
-    def pattern(self, pattern, best: Optional[int], thirds: bool = False):
+    def pattern(self, pattern, best: Optional[int]):
         """(bound, melds with each staying joker as its tile) for a pattern, or None when no
         turn of it exists, or (``best``: the weight of the best turn found) none beats it.
-        ``thirds``: a staying joker whose tile has two copies on the table and the rack
-        already counts as a joker to lay anywhere, not as a third copy: a weaker bound, but
-        a bound (the proof's check of such patterns; counted as a third copy the bound holds
-        too, the exact search laying it in a third group of its number)."""
+        A staying joker whose tile has two copies on the table and the rack already counts
+        as a third copy of it: the bound holds, the exact search laying such a copy in a
+        third group of its number or a run of its own (``tests/referee/test_joker_third_copies.py``)."""
         n = MAX_NUMBER
         table_count = self.table_count.copy()
         rack_count = self.rack_count
@@ -63,10 +62,7 @@ class Bounds:
         for stands, fate in pattern:
             for s, taken in zip(stands, fate):
                 if not taken:
-                    if thirds and table_count[s] + rack_count[s] >= 2:
-                        freed += 1
-                    else:
-                        table_count[s] += 1  # the joker, standing for s, is a tile s
+                    table_count[s] += 1  # the joker, standing for s, is a tile s
                     continue
                 freed += 1
                 if not self.rules.joker_replacement_from_table:

@@ -164,11 +164,11 @@ class JokerSearch(NewSets, PatternProof):
         if self.cut or got < unsettled:
             return self._answer(False)
         # the places of two joker melds do not cover every turn: each such pattern whose
-        # bound the best does not reach is proven by its new sets (joker_proof), and then
-        # the overfull patterns are bounded again (their first bounds bound no turn)
+        # bound the best does not reach is proven by its new sets (joker_proof); every other
+        # pattern's bound, a staying joker counted as a third copy of its tile included
+        # (joker_bounds), is at most the best
         left = [(p, b) for p, b in unproven.items() if got < (b // BIG, b % BIG)]
-        return self._answer(not left or (all(self._proven(p) for p, _ in left)
-                                         and self._thirds_bounded(itertools.product(*per_meld))))
+        return self._answer(not left or all(self._proven(p) for p, _ in left))
 
     def _meeting(self, pattern) -> list:
         """The combinations of places of two joker melds that meet: one place for both

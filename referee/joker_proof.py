@@ -51,8 +51,8 @@ class PatternProof:
         """Does a joker that stays stand for a tile whose two copies are on the table and the
         rack already? Counted as that tile, it is a third copy, which the player may lay in a
         third group of its number. The exact search lays it so too (the pattern's bounds
-        hold), but the proof's new sets were not checked for it: such a pattern is not proven
-        by them, and :meth:`_thirds_bounded` bounds it again with the joker anywhere."""
+        hold, and rule it out where they do not beat the best), but the proof's new sets
+        were not checked for it: such a pattern is not proven by them."""
         seen: Counter = Counter()
         for stands, fate in pattern:
             for s, taken in zip(stands, fate):
@@ -77,14 +77,6 @@ class PatternProof:
             self.proven.add(pattern)
             return True
         return False
-
-    def _thirds_bounded(self, patterns) -> bool:
-        """Does no turn of an overfull pattern beat the best? Each is bounded again with
-        its staying joker as a joker to lay anywhere (see :meth:`Bounds.pattern
-        <referee.joker_bounds.Bounds.pattern>`)."""
-        best = self._best_weight()
-        return all(self.bounds.pattern(p, best, thirds=True) is None
-                   for p in patterns if self._overfull(p))
 
     def _prove(self, pattern, best: int) -> bool:
         listed = self._proof_sets(pattern)
