@@ -1,9 +1,10 @@
 """A hint proven best on a table where a pattern is *overfull*: both jokers stay standing for
 one tile (O6) of which the rack holds a copy, so one of them counts as a third copy
-(``referee.joker_proof``, ``_overfull``). Such a pattern is bounded again with that joker laid
-anywhere (``_thirds_bounded``), for the best found; its bound there is not above the best, so
-the proof holds. Bounded for no best at all, it would always seem to beat it, and the best
-hint would be left unproven.
+(``referee.joker_proof``, ``_overfull``). Such a pattern is ruled out by its own bound, that
+joker counted as a third copy of O6 (``referee.joker_bounds``, ``Bounds.pattern``; the exact
+search lays such a copy), which is not above the best found, so the proof holds. (Until the
+pattern was bounded again with that joker laid anywhere, and that bound was asked for no best
+at all, the best hint was left unproven.)
 
 Sabra rules (text 003): "A joker can be retrieved from a set by placing it with a tile of the
 same numerical value and colour it represents. [...] In the case of a group of 3, the joker
