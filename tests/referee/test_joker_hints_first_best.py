@@ -196,3 +196,15 @@ def test_two_joker_runs_that_give_up_both_jokers_for_the_whole_rack(preset):
     assert check_turn(parse_table(table), move.table, rack, rules=PRESETS[preset]).legal
     assert sorted(map(str, move.placed)) == sorted(map(str, rack)) and move.points == 28
     assert move.exact is True
+
+
+def test_a_fourth_tile_for_one_of_two_joker_groups_is_proven():
+    # The Sabra Way (004): B1 J K1 and O1 J R1, rack O1 B2. "You can add a tile to a meld
+    # containing a Joker, either the fourth tile in a group": O1 joins B1 J K1 (its joker
+    # then R1). The second group's joker stands for B1 or K1, neither on the rack; B2 has no
+    # B1 or B3 to lie with (the groups' B1 may not leave a meld with a joker). One tile, 1
+    # point, and the search proves it (the brute force agrees).
+    move, brute = held_to_brute_force("sabra-way", parse_table("B1 J K1 | O1 J R1"),
+                                      parse_tiles("O1 B2"), must_be_best=True)
+    assert brute == (1, 1) and [str(t) for t in move.placed] == ["O1"]
+    assert move.exact is True
