@@ -143,8 +143,9 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     # the dispute view: could the tiles have been laid, and the nearest valid table
     "referee-dispute": (
         ["referee/dispute.py", "referee/nearest.py"],
-        ["tests/referee/test_nearest.py", "tests/referee/test_cli.py",
-         "tests/referee/test_turnlog.py", "-k", "not corrected_log_replays"],
+        ["tests/referee/test_nearest.py", "tests/referee/test_nearest_budget.py",
+         "tests/referee/test_cli.py", "tests/referee/test_turnlog.py",
+         "-k", "not corrected_log_replays"],
         []),
     # the matching behind a nearest table cut short (each of its melds continues one of the
     # player's): only the tests whose search runs out of steps reach it, so its mutants need
