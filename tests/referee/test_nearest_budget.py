@@ -101,3 +101,27 @@ def test_the_dispute_view_answers_a_table_too_hard_for_its_search_within_its_bud
     a = could_lay("", "R1 R2 | R3 R4 | R5 R6 | R7 R8 | K1 K2 | K3 K4 | K5 K6 | K7 K8")
     assert a.possible and not a.exact
     assert counted["depths"] and all(d["cores"] <= BUDGET + 1 for d in counted["depths"])
+
+
+@pytest.mark.parametrize("after, loose", [
+    ("B6 B7 B8 B9 | J B8 B9 J R9 | R5 R6 R7 R8", ""),
+    ("J R6 R8 R9 R10 J | R8 R10 R11 R4 R7", "R9"),
+    ("B5 R5 R8 | B7 K7 O7 | B5 B6 B7 B8 J | O8 B8", "O5"),
+])
+def test_a_search_cut_short_on_its_last_step_still_proves_only_its_bound(after, loose):
+    # wherever the budget runs out, at every budget from 1 to 40 steps, the bound the answer
+    # states holds ("No valid table moves fewer than ...": the brute force finds none that
+    # does) and an answer said exact moves the fewest. On these tables a choice of cores
+    # spends the last step without a leaf; the choice after it must still count as cut
+    # short, not as the depth searched to its end (a search that then goes on to the next
+    # depth states a bound one too high: 2 where a table moving 1 tile exists, on the first)
+    from .test_nearest import _assert_sound
+
+    table, loose = parse_table(after), list(parse_table(loose).tiles)
+    best = brute_fewest(list(table), loose)
+    for budget in range(1, 41):
+        near = nearest_table(list(table), loose, ANY, budget=budget)
+        assert near.fewest <= best, (budget, near.fewest, best)
+        _assert_sound(table, loose, near, best)
+        if near.exact:
+            assert len(near.moves) == best
