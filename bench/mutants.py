@@ -92,7 +92,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "referee/opening.py"],
         ["tests/referee/test_solver.py", "tests/referee/test_cases_solver.py",
          "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py",
-         "tests/referee/test_opening.py"],
+         "tests/referee/test_opening.py", "tests/referee/test_search_floor.py"],
         []),
     # the search's hot methods (`_Search.value`, `alive`: every state of every solve goes
     # through them, and through mutmut's trampoline with them): referee-search's tests
@@ -145,8 +145,9 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     # the dispute view: could the tiles have been laid, and the nearest valid table
     "referee-dispute": (
         ["referee/dispute.py", "referee/nearest.py"],
-        ["tests/referee/test_nearest.py", "tests/referee/test_cli.py",
-         "tests/referee/test_turnlog.py", "-k", "not corrected_log_replays"],
+        ["tests/referee/test_nearest.py", "tests/referee/test_nearest_budget.py",
+         "tests/referee/test_cli.py", "tests/referee/test_turnlog.py",
+         "-k", "not corrected_log_replays"],
         []),
     # the matching behind a nearest table cut short (each of its melds continues one of the
     # player's): only the tests whose search runs out of steps reach it, so its mutants need
