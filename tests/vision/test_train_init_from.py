@@ -121,3 +121,37 @@ def test_a_missing_file_is_refused_with_a_message(tmp_path, capsys):
     assert code == 2
     assert "nowhere.onnx" in capsys.readouterr().err
     assert not (tmp_path / "m").exists()
+
+
+def _fine_tuned_at_no_rate(tmp_path, freeze: bool) -> np.ndarray:
+    """The shipped reader trained for two batches at a learning rate of 0 (so no weight
+    moves) on its own crops, drawn relit as training draws them; its logits on those crops."""
+    from vision.train.classifier import train_reader
+
+    img, labels = render_table("R3 K7 B11 O1 J | B6 B9 B13", seed=5, upside_down=0.3)
+    src = CropSource(img)
+    raw = np.stack([src.crop(c) for _, c in labels])
+    crops = np.concatenate([raw] * 32)
+    ys = np.zeros(len(crops), np.int64)
+    out = tmp_path / f"frozen-{freeze}.onnx"
+    meta = train_reader(crops, ys, epochs=1, batch=128, seed=2, out=out, lr=0.0,
+                        init=SHIPPED, freeze_batchnorm=freeze)
+    assert meta.get("freeze_batchnorm", False) == freeze
+    return _onnx_logits(out, np.stack([normalise(c) for c in raw]))
+
+
+def test_frozen_batch_norm_changes_nothing_the_learning_rate_does_not_move(tmp_path):
+    """At a learning rate of 0 a fine-tune with ``--freeze-batchnorm`` exports the reader it
+    started from, logit for logit: its batch norms neither normalise by each batch nor
+    re-estimate their statistics from the new crops."""
+    want = _onnx_logits(SHIPPED, _crops())
+    got = _fine_tuned_at_no_rate(tmp_path, freeze=True)
+    assert np.abs(got - want).max() < 1e-4 * max(1.0, float(np.abs(want).max()))
+
+
+def test_freeze_batchnorm_needs_a_reader_to_start_from(tmp_path, capsys):
+    code = command.main(["--out", str(tmp_path / "m"), "--max-photos", "0", "--synthetic", "2",
+                         "--skip-finder", "--freeze-batchnorm"])
+    assert code == 2
+    assert "--init-from" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()

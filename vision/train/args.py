@@ -38,6 +38,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--init-from", default=None, metavar="ONNX",
                    help="start the tile reader from this exported reader's weights (to "
                         "fine-tune it, with a lower --reader-lr) instead of random ones")
+    p.add_argument("--freeze-batchnorm", action="store_true",
+                   help="with --init-from: keep the batch norms' statistics those of the reader "
+                        "it starts from (no per-batch normalising, no re-estimating), so only "
+                        "the weights the learning rate moves change what it reads")
     p.add_argument("--jitters", type=int, default=4, help="crops per real tile")
     p.add_argument("--max-photos", type=int, default=None,
                    help="use only the first N photos (0: synthetic photos only)")

@@ -114,10 +114,15 @@ def finder_crops(finder_path: Path, scenes, rng):
 
 def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path,
                  lr: float = READER_LR, desc: str = "tile-reader",
-                 init: Path | None = None, not_a_tile_weight: float = 1.0) -> dict:
+                 init: Path | None = None, not_a_tile_weight: float = 1.0,
+                 freeze_batchnorm: bool = False) -> dict:
     """Train the reader on ``crops`` and export it to ``out``: from random weights, or
     (``init``: an exported reader) from that reader's weights, to fine-tune it.
-    ``not_a_tile_weight``: the "not a tile" class's weight in the loss (every tile's is 1)."""
+    ``not_a_tile_weight``: the "not a tile" class's weight in the loss (every tile's is 1).
+    ``freeze_batchnorm`` (with ``init``): the batch norms keep the statistics restated from
+    the init reader (eval mode) instead of normalising by each batch and re-estimating them,
+    so the network computes the init reader's function until its weights move: what changes
+    is only what the learning rate moves."""
     import torch
     import torch.nn.functional as F
     from tqdm import tqdm
@@ -143,6 +148,10 @@ def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path
         weight[NOT_A_TILE] = not_a_tile_weight
     t0 = time.time()
     net.train()
+    if freeze_batchnorm:
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
     bar = tqdm(range(steps), desc=desc, unit="step", mininterval=2)
     hist = []
     order = rng.permutation(n)
@@ -172,6 +181,8 @@ def train_reader(crops, labels, *, epochs: int, batch: int, seed: int, out: Path
     started = {"init_from": str(init), "lr": lr} if init is not None else {}
     if weight is not None:
         started["not_a_tile_weight"] = not_a_tile_weight
+    if freeze_batchnorm:
+        started["freeze_batchnorm"] = True
     return {**started, "epochs": epochs, "crops": int(n), "batch": batch,
             "train_seconds": round(time.time() - t0, 1),
             "final_loss": round(float(np.mean(hist[-50:])), 4)}

@@ -56,6 +56,10 @@ def train(args: argparse.Namespace) -> int:
         print(f"--not-a-tile-weight {args.not_a_tile_weight}: must be above 0",
               file=sys.stderr)
         return 2
+    if args.freeze_batchnorm and not args.init_from:
+        print("--freeze-batchnorm keeps the statistics of the reader it starts from: it needs "
+              "--init-from", file=sys.stderr)
+        return 2
     if args.init_from:
         # checked before the data is made: a wrong file should not cost minutes of rendering
         from ..nets import TileReader
@@ -115,7 +119,8 @@ def train(args: argparse.Namespace) -> int:
         rm = train_reader(crops, labels, epochs=args.reader_epochs, batch=128, seed=args.seed,
                           out=reader_path, lr=args.reader_lr,
                           init=Path(args.init_from) if args.init_from else None,
-                          not_a_tile_weight=args.not_a_tile_weight)
+                          not_a_tile_weight=args.not_a_tile_weight,
+                          freeze_batchnorm=args.freeze_batchnorm)
         if hcrops is not None and len(hlabels):
             rm["heldout_synthetic_crop_accuracy"] = round(reader_accuracy(reader_path, hcrops,
                                                                           hlabels), 4)
