@@ -14,6 +14,15 @@ from referee import PRESETS, best_move, check_turn, parse_table, parse_tiles
 from tests.referee.test_hints import held_to_brute_force, hint_beside_worked_out
 
 
+def best_held(preset, table, rack, best):
+    """The hint under ``preset``, legal and equal to the brute force's best, which is
+    ``best`` (tiles placed, points): the answer worked out from the rule texts."""
+    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
+                                      must_be_best=True)
+    assert brute == best and (len(move.placed), move.points) == best
+    return move
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_a_lone_tile_joins_a_joker_run_when_no_turn_leaves_the_joker_melds_as_they_lie(preset):
     # O8 lies alone. No tile of the rack (O8 B9 R10) makes a meld with it away from the two
@@ -22,10 +31,8 @@ def test_a_lone_tile_joins_a_joker_run_when_no_turn_leaves_the_joker_melds_as_th
     # to either end of a run". The table's O8 goes before J O10 O11 O12 and the rack's O8
     # before O9 J O11: one tile, 8 points, under every preset (B9 and R10 find no meld).
     table, rack = "O9 J O11 | J O10 O11 O12 | O8", "O8 B9 R10"
-    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
-                                      must_be_best=True)
-    assert brute == (1, 8)
-    assert [str(t) for t in move.placed] == ["O8"] and move.points == 8
+    move = best_held(preset, table, rack, (1, 8))
+    assert [str(t) for t in move.placed] == ["O8"]
 
 
 @pytest.mark.parametrize("preset, best", [
@@ -41,9 +48,7 @@ def test_a_lone_tile_joins_a_joker_run_when_no_turn_leaves_the_joker_melds_as_th
 ])
 def test_a_joker_group_takes_a_fourth_tile_when_the_exchange_cannot_be_used(preset, best):
     table, rack = "J O6 K6 | B6 J O6 R6", "R6 K6"
-    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
-                                      must_be_best=True)
-    assert brute == best and (len(move.placed), move.points) == best
+    best_held(preset, table, rack, best)
 
 
 def test_a_run_read_in_pieces_is_mended_by_taking_its_neighbours_joker():
@@ -87,9 +92,7 @@ def test_a_rest_that_cannot_be_laid_is_remembered_before_and_after_the_first_bes
     # cannot be laid at all; the search meets those rests again once it has a best (with a
     # floor), and must take them as unlaid still, neither crash nor solve them as new.
     table, rack = "R2 J R4 | K1 O1 J | R5", "B1 R4"
-    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
-                                      must_be_best=True)
-    assert brute == best and (len(move.placed), move.points) == best
+    best_held(preset, table, rack, best)
 
 
 def test_a_hint_to_draw_is_proven_where_a_lone_tile_waits_beside_a_joker_run():
@@ -121,10 +124,7 @@ def test_a_hint_to_draw_is_proven_where_both_jokers_could_only_be_taken_for_noth
     # containing a Joker may not be manipulated", so no rack tile joins the joker melds and
     # R10 R11 stays a piece. Only drawing is legal, and the search proves it.
     table, rack = "R6 R7 R8 J | O5 J R5 B5 | R10 R11", "K5 K7 K4 B9"
-    move, brute = held_to_brute_force("sabra-way", parse_table(table), parse_tiles(rack),
-                                      must_be_best=True)
-    assert brute == (0, 0) and not move.placed
-    assert move.exact is True
+    assert best_held("sabra-way", table, rack, (0, 0)).exact is True
 
 
 @pytest.mark.parametrize("preset, best", [
@@ -145,9 +145,7 @@ def test_a_hint_to_draw_is_proven_where_both_jokers_could_only_be_taken_for_noth
 ])
 def test_two_whole_joker_groups_and_a_rack_that_only_fits_with_a_tile_of_theirs(preset, best):
     table, rack = "J K7 B7 O7 | B7 R7 K7 J", "O8 K9 R8 O6"
-    move, brute = held_to_brute_force(preset, parse_table(table), parse_tiles(rack),
-                                      must_be_best=True)
-    assert brute == best and (len(move.placed), move.points) == best
+    best_held(preset, table, rack, best)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -177,9 +175,7 @@ def test_a_hint_that_lays_the_whole_rack_is_proven(preset):
     ("sabra-way", (2, 31)),
 ])
 def test_the_rack_joker_and_one_more_tile_at_a_joker_run(preset, best):
-    move, brute = held_to_brute_force(preset, parse_table("B3 B4 J B6"),
-                                      parse_tiles("B1 R6 K7 K4 J"), must_be_best=True)
-    assert brute == best and (len(move.placed), move.points) == best
+    best_held(preset, "B3 B4 J B6", "B1 R6 K7 K4 J", best)
 
 
 @pytest.mark.parametrize("preset", ["pressman-1998", "sabra", "tournament"])
@@ -204,7 +200,5 @@ def test_a_fourth_tile_for_one_of_two_joker_groups_is_proven():
     # then R1). The second group's joker stands for B1 or K1, neither on the rack; B2 has no
     # B1 or B3 to lie with (the groups' B1 may not leave a meld with a joker). One tile, 1
     # point, and the search proves it (the brute force agrees).
-    move, brute = held_to_brute_force("sabra-way", parse_table("B1 J K1 | O1 J R1"),
-                                      parse_tiles("O1 B2"), must_be_best=True)
-    assert brute == (1, 1) and [str(t) for t in move.placed] == ["O1"]
-    assert move.exact is True
+    move = best_held("sabra-way", "B1 J K1 | O1 J R1", "O1 B2", (1, 1))
+    assert [str(t) for t in move.placed] == ["O1"] and move.exact is True
