@@ -337,7 +337,7 @@ def main(argv=None) -> int:
         real = hint(preset, table, rack, "")
         if not isinstance(real, tuple):
             continue
-        brute = None  # (--claims) the brute force's best, worked out once a table
+        brute = ...  # (--claims) the brute force's best (None past its time), once a table
         for name in args.mutants:
             if told[name] >= 3:
                 continue
@@ -352,7 +352,7 @@ def main(argv=None) -> int:
                 kind = "not proven"
             elif (args.claims and got[:2] == real[:2] and got[2] and not real[2]
                   and len(rack) <= 7):
-                if brute is None:
+                if brute is ...:
                     brute = _brute(table, rack, preset)
                 if brute is None or brute == got[:2]:
                     continue
