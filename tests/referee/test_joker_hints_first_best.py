@@ -23,6 +23,16 @@ def best_held(preset, table, rack, best):
     return move
 
 
+def whole_rack_proven(preset, table, rack, points):
+    """The hint under ``preset`` lays every rack tile, ``points`` in all, legally, and says
+    it is the best: no turn can lay more than the whole rack, so no bound is needed."""
+    rules, table, rack = PRESETS[preset], parse_table(table), parse_tiles(rack)
+    move = best_move(table, rack, rules, cpu_limit=None)
+    assert check_turn(table, move.table, rack, rules=rules).legal
+    assert sorted(map(str, move.placed)) == sorted(map(str, rack)) and move.points == points
+    assert move.exact is True
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_a_lone_tile_joins_a_joker_run_when_no_turn_leaves_the_joker_melds_as_they_lie(preset):
     # O8 lies alone. No tile of the rack (O8 B9 R10) makes a meld with it away from the two
@@ -156,11 +166,7 @@ def test_a_hint_that_lays_the_whole_rack_is_proven(preset):
     # a joker meld before its joker does). Every rack tile is laid, 50 points: no turn can
     # lay more, so the search needs no proof by bounds and must say the hint is the best.
     table = "R2 R3 J R5 R6 R7 R8 R9 R10 | O5 O6 J O8 O9 O10 O11 O12 O13"
-    rack = parse_tiles("R4 O7 K9 O9 O11 B10")
-    move = best_move(parse_table(table), rack, PRESETS[preset], cpu_limit=None)
-    assert check_turn(parse_table(table), move.table, rack, rules=PRESETS[preset]).legal
-    assert sorted(map(str, move.placed)) == sorted(map(str, rack)) and move.points == 50
-    assert move.exact is True
+    whole_rack_proven(preset, table, "R4 O7 K9 O9 O11 B10", 50)
 
 
 @pytest.mark.parametrize("preset, best", [
@@ -187,11 +193,7 @@ def test_two_joker_runs_that_give_up_both_jokers_for_the_whole_rack(preset):
     # points, which no turn can beat, so the hint is proven. (Under the Sabra Way the melds
     # with a joker may not give up tiles first: not the whole rack.)
     table = "R3 J R5 R6 | R3 R4 J"
-    rack = parse_tiles("R4 B5 O5 B4 K4 K3 B3")
-    move = best_move(parse_table(table), rack, PRESETS[preset], cpu_limit=None)
-    assert check_turn(parse_table(table), move.table, rack, rules=PRESETS[preset]).legal
-    assert sorted(map(str, move.placed)) == sorted(map(str, rack)) and move.points == 28
-    assert move.exact is True
+    whole_rack_proven(preset, table, "R4 B5 O5 B4 K4 K3 B3", 28)
 
 
 def test_a_fourth_tile_for_one_of_two_joker_groups_is_proven():
