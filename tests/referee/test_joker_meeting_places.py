@@ -54,24 +54,28 @@ def _listed(places):
 GROUPS = "B5 O5 J | K5 J O5 R5"
 
 
+def _merged_groups(rack, preset, first_taken):
+    """``merged`` on GROUPS: the first joker (for R5) exchanged or not, the second (for B5)
+    exchanged."""
+    melds, places, _ = _setup(GROUPS, rack, preset)
+    return places.merged(melds[0], melds[1], _pattern(places, melds[0], "R5", first_taken),
+                         _pattern(places, melds[1], "B5", True))
+
+
 def test_merged_groups_of_three_and_four_where_the_first_joker_stays():
     # sabra: both melds may change. The merged group holds the first joker (for R5) and the
     # B5 that exchanges the second, a tile of the first meld (B5 or O5) and a different tile
     # of the second (K5 or O5; its R5 is the first joker's place): of three, K5 B5 J and
     # B5 O5 J (K5 B5 O5 has no place for the joker's R5); of four, K5 B5 O5 J.
     # Each frees the second meld's joker: ``merged`` = (0 of the first, 1 of the second).
-    melds, places, _ = _setup(GROUPS, "", "sabra")
-    got = places.merged(melds[0], melds[1], _pattern(places, melds[0], "R5", False),
-                        _pattern(places, melds[1], "B5", True))
+    got = _merged_groups("", "sabra", False)
     assert _listed(got) == [("B5 O5 J", "B5 O5", ""), ("K5 B5 J", "B5 K5", ""),
                             ("K5 B5 O5 J", "B5 K5 O5", "")]
     assert all(p.merged == (0, 1) for p in got)
     # tournament: the first meld is a group of three, but its joker stays: nothing more is
     # needed of it (the rule is about a joker taken from a group of three); the second is a
     # group of four. The same three places.
-    melds, places, _ = _setup(GROUPS, "", "tournament")
-    got = places.merged(melds[0], melds[1], _pattern(places, melds[0], "R5", False),
-                        _pattern(places, melds[1], "B5", True))
+    got = _merged_groups("", "tournament", False)
     assert _listed(got) == [("B5 O5 J", "B5 O5", ""), ("K5 B5 J", "B5 K5", ""),
                             ("K5 B5 O5 J", "B5 K5 O5", "")]
 
@@ -81,9 +85,7 @@ def test_merged_groups_where_the_meld_holding_its_joker_stays_whole():
     # holds its B5 and O5 and its joker; the second meld's joker is exchanged by the hand's
     # B5, and that meld may then change (it holds a joker no more). B5 O5 J and
     # K5 B5 O5 J; the exchanging B5 from the hand only.
-    melds, places, _ = _setup(GROUPS, "B5", "sabra-way")
-    got = places.merged(melds[0], melds[1], _pattern(places, melds[0], "R5", False),
-                        _pattern(places, melds[1], "B5", True))
+    got = _merged_groups("B5", "sabra-way", False)
     assert _listed(got) == [("B5 O5 J", "O5", "B5"), ("K5 B5 O5 J", "K5 O5", "B5")]
     assert all(p.merged == (0, 1) for p in got)
 
@@ -93,9 +95,7 @@ def test_merged_group_of_three_after_a_group_of_three_gives_up_its_joker_under_t
     # (for R5) is replaced with both missing tiles, K5 and R5; the second's (for B5) by B5.
     # K5 B5 R5 (B5 is the first meld's tile, K5 the second's) and K5 B5 O5 R5, each
     # freeing one joker of each meld.
-    melds, places, _ = _setup(GROUPS, "", "tournament")
-    got = places.merged(melds[0], melds[1], _pattern(places, melds[0], "R5", True),
-                        _pattern(places, melds[1], "B5", True))
+    got = _merged_groups("", "tournament", True)
     assert _listed(got) == [("K5 B5 O5 R5", "B5 K5 O5 R5", ""), ("K5 B5 R5", "B5 K5 R5", "")]
     assert all(p.merged == (1, 1) for p in got)
 
