@@ -416,7 +416,11 @@ def test_any_phone_gets_the_best_play_for_a_typed_rack_as_steps(phones, server, 
     page.click("details.lv-hint > summary")
     expect(page.locator("#lv-hint-form select[name=player]")).to_have_value("Ben")
     page.select_option("#lv-hint-form select[name=player]", "Ann")
-    page.fill("#lv-hint-form input[name=rack]", "R5 K9 B9")
+    field = page.locator("#lv-hint-form input[name=rack]")
+    # a phone zooms into a field whose text is under 16 px; a finger needs about 44 px
+    assert float(field.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 16
+    assert field.bounding_box()["height"] >= 44
+    field.fill("R5 K9 B9")
     page.click("#lv-hint-form button[type=submit]")
     expect(page.locator("#lv-hint-headline")).to_have_text("Play K9 B9 R5: 3 tiles.")
     expect(page.locator("#lv-hint-steps li")).to_have_text(
