@@ -2,14 +2,14 @@
 phone and gets the turn that lays the most rack tiles (ties: the most points) under the game's
 rules, from the table as the round's turn log has it, told as steps in the page's language.
 
-The search is ``referee.best_move``: every hint is a legal turn, may take a joker where the
-rules allow it, and says draw only when no legal play exists or none was found in the time the
-referee may take (then the words say so). Whether the player has made their initial meld comes
+The search is ``referee.best_move``: every hint is a legal turn (with the jokers the players
+declared read as declared), may take a joker where the rules allow it, and says draw only when
+no legal play exists or none was found (then the words say so). Whether the player has made their initial meld comes
 from the log. Nothing is stored and no other phone hears of it: a hint changes nothing."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from flask_babel import gettext as _
@@ -27,13 +27,15 @@ FIELDS = {"rack", "player"}
 
 @dataclass(frozen=True)
 class Position:
-    """What a hint is asked about: the table, the rules, who is to move and who has opened."""
+    """What a hint is asked about: the table, the rules, who is to move, who has opened and
+    what the table's jokers were declared to stand for (``{meld index: tiles}``)."""
 
     table: referee.Table
     rules: referee.Rules
     players: tuple[str, ...]
     to_move: str
     opened: frozenset[str]
+    declared: dict = field(default_factory=dict)
 
 
 def position(db, game: Game) -> Position:
@@ -46,7 +48,7 @@ def position(db, game: Game) -> Position:
         return Position(referee.Table(), rules, players,
                         players[(game.timer_seat or 0) % len(players)], frozenset())
     log = store.load(s)
-    return Position(log.table, log.rules, players, log.to_move, log.opened)
+    return Position(log.table, log.rules, players, log.to_move, log.opened, log.declared)
 
 
 def parse(body: Any, players: tuple[str, ...]) -> tuple[list[referee.Tile], Optional[str]]:
@@ -91,7 +93,7 @@ def hint(position: Position, rack: list[referee.Tile], player: Optional[str], *,
     opened = who in position.opened
     try:
         move = referee.best_move(position.table, rack, position.rules, opened=opened,
-                                 cpu_limit=cpu_limit)
+                                 cpu_limit=cpu_limit, jokers=position.declared)
     except referee.TableUnsolvableError:
         raise Conflict("the table as the log has it cannot be laid in valid melds: correct the "
                        "misread tile in the last turn first, then ask again") from None

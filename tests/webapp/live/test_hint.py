@@ -194,3 +194,23 @@ def test_a_hint_cut_short_says_so(live_app, client, game):
     out = ask(client, game, {"rack": "R1 R2", "player": "Ann"}).get_json()
     assert out["words"]["headline"] == "Play R1 R2: 2 tiles." and out["words"]["note"] is None
     assert out["words"]["steps"] == ["Add R1 R2 to R3 R4 J."]
+
+
+def test_a_declared_joker_is_taken_only_with_the_tile_it_was_declared_as(client, game):
+    # Ann opens with J K1 J (whose jokers may be any two of B1 O1 R1) and K10 B10 O10 R10;
+    # 001: two jokers in one set "must be explicitly declared", and 003: a joker is retrieved
+    # "by placing it with a tile of the same numerical value and colour it represents"
+    post_snapshot(client, game, "")
+    assert post_snapshot(client, game, "J K1 J | K10 B10 O10 R10").get_json()["turn"]["legal"]
+    ann = {"rack": "R1 K5 K6", "player": "Ann"}
+    out = ask(client, game, ann).get_json()
+    assert sorted(out["move"]["placed"]) == ["K5", "K6", "R1"]    # a joker read as R1
+    r = client.post(game["api"] + "/turns/1/declare", headers=game["headers"],
+                    json={"meld": 0, "tiles": "B1 O1"})
+    assert r.status_code == 200, r.get_json()
+    out = ask(client, game, ann).get_json()
+    move = out["move"]
+    assert [s["action"] for s in move["steps"]] != ["swap"] and "K5" not in move["placed"]
+    assert referee.check_turn("J K1 J | K10 B10 O10 R10", move["table"], "R1 K5 K6",
+                              rules="sabra", jokers_before={0: "B1 O1"}).legal
+    assert not move["exact"] and out["words"]["note"] is not None
