@@ -19,7 +19,8 @@ import referee
 from referee.hints import HINT_CPU_SECONDS
 
 from ..exceptions import Conflict, Invalid, unknown_fields
-from ..models import RACK_TEXT_MAX, Game
+from ..models import Game
+from ..presets import tiles_input
 from . import store
 
 FIELDS = {"rack", "player"}
@@ -60,16 +61,7 @@ def parse(body: Any, players: tuple[str, ...]) -> tuple[list[referee.Tile], Opti
     if unknown:
         raise Invalid(f"{unknown_fields(unknown)}; send rack and player",
                       field=sorted(map(str, unknown))[0])
-    rack_in = body["rack"]
-    if isinstance(rack_in, str) and len(rack_in) > RACK_TEXT_MAX or \
-            isinstance(rack_in, list) and (len(rack_in) > 106
-                                           or not all(isinstance(t, str) for t in rack_in)):
-        raise Invalid('the rack is a text like "R5 K13 J" or a list of up to 106 tiles',
-                      field="rack")
-    try:
-        rack = referee.parse_tiles(rack_in)
-    except referee.RummirefError as e:
-        raise Invalid(str(e), field="rack", token=getattr(e, "token", None)) from None
+    rack = tiles_input(body["rack"], "rack")
     if not rack:
         raise Invalid("the rack is empty: type the tiles on it, like R5 K9 B9 J", field="rack")
     player = body.get("player")
