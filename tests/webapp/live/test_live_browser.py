@@ -396,6 +396,12 @@ def test_a_doubtful_rack_photo_is_shown_row_by_row_with_the_tiles_to_check(
     expect(page.locator("#lv-rack-rows")).to_be_hidden()
     expect(page.locator("#lv-rack-doubts")).to_be_hidden()
     expect(page.locator("#lv-rack-unsure")).to_have_text("")
+    # the rack just read goes to the hint: before the first turn, nobody has opened, and R1 R2
+    # (3 points) are far from an initial meld of 30 (003)
+    page.click("#lv-rack-hint")
+    expect(page.locator("#lv-hint-form input[name=rack]")).to_have_value("R1 R2")
+    expect(page.locator("#lv-hint-headline")).to_have_text(
+        "Mit dieser Bank ist keine erste Auslage von 30 Punkten möglich: einen Stein ziehen.")
 
 
 @pytest.mark.parametrize("screen", SCREENS)
