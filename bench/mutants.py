@@ -139,6 +139,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     "referee-steps": (
         ["referee/steps.py"],
         ["tests/referee/test_steps.py", "tests/referee/test_cli.py",
+         "tests/referee/test_solver.py::test_a_move_as_the_api_and_the_cli_send_it",
          "tests/referee/test_solver_properties.py::test_module_examples",
          "tests/referee/test_hints.py::test_the_issues_examples"],
         []),

@@ -91,6 +91,10 @@ def cmd_hint(args: argparse.Namespace) -> int:
         steps = [f"  {i}. {s.text[0].upper()}{s.text[1:]}." for i, s in enumerate(move.steps, 1)]
         text = "\n".join([f"Play {' '.join(map(str, move.placed))} ({plural(len(move.placed), 'tile')}):"]
                           + steps + [f"Table after: {move.table}"])
+        if not move.exact:
+            text += "\nThe best play found in the time allowed; a better one may exist."
+    elif not move.exact:
+        text = "No play found in the time allowed: draw a tile (a play may still exist)."
     else:
         text = "No tile can be played: draw a tile."
     _emit(args, move.to_dict(), text)

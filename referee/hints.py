@@ -84,7 +84,7 @@ from typing import Optional
 
 from .joker_hints import JokerSearch
 from .melds import check_meld, meld_points
-from .move import Move, move_value, split_rack, with_steps
+from .move import Move, draw_move, move_value, split_rack, with_steps
 from .opening import opening_melds, rack_weights
 from .rules import Rules, get_rules
 from .search import (
@@ -101,7 +101,7 @@ from .search import (
 from .solver import TableUnsolvableError, arrange
 from .steps import describe
 from .tiles import JOKERS, Table, TableLike, TilesLike, check_counts
-from .turns import check_turn
+from .turns import Declarations, _declared, check_turn
 from .words import plural
 
 __all__ = ["Move", "best_move"]
@@ -113,7 +113,8 @@ HINT_CPU_SECONDS = 0.5
 
 
 def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = None,
-              opened: bool = True, *, cpu_limit: Optional[float] = HINT_CPU_SECONDS) -> Move:
+              opened: bool = True, *, cpu_limit: Optional[float] = HINT_CPU_SECONDS,
+              jokers: "Declarations | None" = None) -> Move:
     """The move that lays the most rack tiles (ties: the most points) as a legal turn.
 
     ``opened=True``: the table may be rearranged within the preset's joker rules (taking a
@@ -129,10 +130,42 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     ``cpu_limit``: CPU seconds the search may take (None: no limit); past it, the search
     ends with the step it is in, the hint is the best legal turn found and ``Move.exact`` is
     False. The free search and the turn that leaves joker melds as they lie always run.
+
+    ``jokers``: what the jokers of ``table`` were declared to stand for (``{meld index:
+    tiles}``, as :func:`~referee.check_turn` takes them). The search reads every joker as
+    the tiles as laid allow, so its hint is kept when it is legal with the declarations too
+    (then it is still the best: a declaration only takes turns away). When it is not (it
+    takes a declared joker with another tile than the one declared), the hint is the best
+    turn that leaves the declared melds as they lie, and ``Move.exact`` is False.
     """
     started = time.process_time()
     with _collector_paused():
-        return _best_move(table, rack, rules, opened, cpu_limit, started)
+        move = _best_move(table, rack, rules, opened, cpu_limit, started)
+        if jokers and move.placed:
+            move = _keeping_declared(move, table, rack, rules, opened, cpu_limit, started,
+                                     jokers)
+        return move
+
+
+def _keeping_declared(move: Move, table, rack, rules, opened: bool,
+                      cpu_limit: Optional[float], started: float, jokers) -> Move:
+    rules = get_rules(rules)
+    table, rack_tiles = _table_of(table), _tiles_of(rack)
+    declared = dict(_declared(jokers, table))
+    verdict = check_turn(table, move.table, rack_tiles, rules=rules, opened=opened,
+                         jokers_before=declared, reasons=False)
+    if verdict.legal:
+        return move
+    kept = [m for i, m in enumerate(table.melds) if i in declared]
+    rest = Table(m for i, m in enumerate(table.melds) if i not in declared)
+    sub = _best_move(rest, rack_tiles, rules, opened, cpu_limit, started)
+    after = Table(kept + list(sub.table.melds))
+    verdict = check_turn(table, after, rack_tiles, rules=rules, opened=opened,
+                         jokers_before=declared, reasons=False)
+    if not sub.placed or not verdict.legal:
+        return draw_move(table, rack_tiles, exact=False)
+    return with_steps(Move(sub.placed, after, sub.points, sub.remaining, sub.opening,
+                           sub.initial_points), table, rack_tiles, rules, verdict, exact=False)
 
 
 @contextmanager

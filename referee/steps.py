@@ -14,7 +14,7 @@ meld after the turn that holds no meld's majority was laid new.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .tiles import JOKER, Meld, Table, TableLike, format_tiles, parse_table
@@ -22,22 +22,60 @@ from .tiles import JOKER, Meld, Table, TableLike, format_tiles, parse_table
 RACK = -1
 
 
+#: Each step's words in English, by phrase: a step's ``text`` is its phrase's template filled
+#: in with its ``args`` (tiles and melds in notation). A page in another language fills in its
+#: own wording of the same phrase (``webapp.live.hint_words``), so every language says the
+#: whole step. ``moved`` (of ``lay-with``) is a list of ``[tiles, meld]`` pairs, each told as
+#: :data:`MOVED` and joined by ``"; "``.
+PHRASES = {
+    "swap": "swap the joker in {meld} for your {tiles}",
+    "swap-lay": "swap the joker in {meld} for your {tiles}, then lay it with {rest}",
+    "swap-add": "swap the joker in {meld} for your {tiles}, then add it to {rest}",
+    "swap-from": "swap the joker in {meld} for {tiles} from {sources}",
+    "swap-from-lay": "swap the joker in {meld} for {tiles} from {sources}, then lay it with {rest}",
+    "swap-from-add": "swap the joker in {meld} for {tiles} from {sources}, then add it to {rest}",
+    "split": "split {meld} at {tile}",
+    "move": "move {tiles} from {meld} to {target}",
+    "add": "add {tiles} to {meld}",
+    "lay": "lay {meld}",
+    "lay-with": "lay {meld} ({moved})",
+}
+MOVED = "{tiles} from {meld}"
+
+
+def say(phrase: str, args: dict, phrases: dict = PHRASES, moved: str = MOVED,
+        sep: str = "; ") -> str:
+    """A phrase filled in: English by default, or another language's ``phrases``."""
+    filled = dict(args)
+    if "moved" in filled:
+        filled["moved"] = sep.join(moved.format(tiles=t, meld=m) for t, m in args["moved"])
+    return phrases[phrase].format(**filled)
+
+
 @dataclass(frozen=True)
 class MoveStep:
     """One step: ``action`` is ``swap`` (a joker exchanged), ``split``, ``move`` (table tiles
     to another meld), ``add`` (rack tiles to a meld) or ``lay`` (a new meld); ``tiles``: the
     tiles it handles; ``meld``: the meld it starts from; ``target``: the meld it ends in;
-    ``text``: the step in words."""
+    ``text``: the step in words; ``phrase`` and ``args``: the same words as data (the text is
+    ``say(phrase, args)``, see :data:`PHRASES`)."""
 
     action: str
     tiles: tuple[str, ...]
     meld: Optional[str]
     target: Optional[str]
-    text: str
+    phrase: str
+    args: dict = field(compare=False, hash=False)
+
+    @property
+    def text(self) -> str:
+        return say(self.phrase, self.args)
 
     def to_dict(self) -> dict:
         return {"action": self.action, "tiles": list(self.tiles), "meld": self.meld,
-                "target": self.target, "text": self.text}
+                "target": self.target, "text": self.text, "phrase": self.phrase,
+                "args": {k: ([list(p) for p in v] if k == "moved" else v)
+                         for k, v in self.args.items()}}
 
 
 def name(meld: Meld) -> str:
@@ -72,19 +110,21 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
         if not f.taken or f.after_meld is None:
             continue
         old = b[f.before_meld]
-        src = ("your " + format_tiles(f.replaced_by) if all(o is None for o in f.replaced_from)
-               else f"{format_tiles(f.replaced_by)} from "
-                    + ", ".join(name(b[o]) for o in f.replaced_from if o is not None))
-        text = f"swap the joker in {name(old)} for {src}"
+        args = {"meld": name(old), "tiles": format_tiles(f.replaced_by)}
+        phrase = "swap"
+        if not all(o is None for o in f.replaced_from):
+            phrase = "swap-from"
+            args["sources"] = ", ".join(name(b[o]) for o in f.replaced_from if o is not None)
         new = a[f.after_meld]
         if not based.get(f.after_meld):
             rest = [t for t, o in zip(new.tiles, origin[f.after_meld]) if not t.is_joker]
             laid = jokers_laid[f.after_meld]  # freed jokers already told into this meld
-            text += (f", then lay it with {format_tiles(rest)}" if not laid else
-                     f", then add it to {format_tiles(rest + [JOKER] * laid)}")
+            phrase += "-lay" if not laid else "-add"
+            args["rest"] = format_tiles(rest + [JOKER] * laid)
             jokers_laid[f.after_meld] += 1
             freed_into.add(f.after_meld)
-        steps.append(MoveStep("swap", tuple(map(str, f.replaced_by)), str(old), str(new), text))
+        steps.append(MoveStep("swap", tuple(map(str, f.replaced_by)), str(old), str(new),
+                              phrase, args))
     # splits: a run of the table before whose tiles now lie in two or more melds (two pieces
     # of two tiles or more, each with a tile of its own: jokers that left together were
     # exchanged, and their swap tells it), none of them another meld's continuation
@@ -97,8 +137,8 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
                 second = sorted(pieces, key=lambda j: _first_number(a[j]))[1]
                 at = next(t for t, o in zip(a[second].tiles, origin[second])
                           if o == i and not t.is_joker)
-                steps.append(MoveStep("split", (str(at),), str(m), None,
-                                      f"split {name(m)} at {at}"))
+                steps.append(MoveStep("split", (str(at),), str(m), None, "split",
+                                      {"meld": name(m), "tile": str(at)}))
                 for j in pieces:
                     if home.get(i) != j:
                         based[j] = based.get(j, []) + [i]
@@ -121,18 +161,21 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
         if j in freed_into:
             continue
         if not bases:
-            src = "; ".join(f"{format_tiles(ts)} from {name(b[o])}" for o, ts in moved.items())
-            text = f"lay {m}" + (f" ({src})" if src else "")
-            steps.append(MoveStep("lay", tuple(str(t) for t in added), None, str(m), text))
+            args = {"meld": str(m)}
+            if moved:
+                args["moved"] = [(format_tiles(ts), name(b[o])) for o, ts in moved.items()]
+            steps.append(MoveStep("lay", tuple(str(t) for t in added), None, str(m),
+                                  "lay-with" if moved else "lay", args))
             continue
         for o, ts in moved.items():
-            steps.append(MoveStep("move", tuple(map(str, ts)), str(b[o]), str(m),
-                                  f"move {format_tiles(ts)} from {name(b[o])} to "
-                                  f"{name(b[bases[0]])}"))
+            steps.append(MoveStep("move", tuple(map(str, ts)), str(b[o]), str(m), "move",
+                                  {"tiles": format_tiles(ts), "meld": name(b[o]),
+                                   "target": name(b[bases[0]])}))
         if added:
             real = [t for t in added if not t.is_joker] + [t for t in added if t.is_joker]
-            steps.append(MoveStep("add", tuple(map(str, real)), str(b[bases[0]]), str(m),
-                                  f"add {format_tiles(real)} to {_piece(b, a, j, bases, origin)}"))
+            steps.append(MoveStep("add", tuple(map(str, real)), str(b[bases[0]]), str(m), "add",
+                                  {"tiles": format_tiles(real),
+                                   "meld": _piece(b, a, j, bases, origin)}))
     return tuple(steps)
 
 

@@ -134,8 +134,8 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None):
     api.init_app(app)
     headers.init_app(app)
     i18n.init_app(app)
-    ratelimit.init_app(app)
     live.init_app(app, pages=app.config.get("PAGES", True))
+    ratelimit.init_app(app)  # after the routes it limits are registered
     if app.config.get("PAGES", True):  # False: the JSON API only
         app.register_blueprint(pages.bp)
         install.init_app(app)  # the manifest, icons and service worker of the pages

@@ -36,26 +36,34 @@ def rack_preview(body: Any) -> dict[str, Any]:
     if unknown:
         raise Invalid(f"{unknown_fields(unknown)}; send tiles and rules",
                       field=sorted(map(str, unknown))[0])
-    tiles_in = body["tiles"]
-    if isinstance(tiles_in, str) and len(tiles_in) > RACK_TEXT_MAX or \
-            isinstance(tiles_in, list) and (len(tiles_in) > 106
-                                            or not all(isinstance(t, str) for t in tiles_in)):
-        raise Invalid("the tiles are a text like \"R5 K13 J\" or a list of up to 106 tiles",
-                      field="tiles")
+    tiles = tiles_input(body["tiles"], "tiles")
     rules_name = body.get("rules")
     if rules_name is not None and not isinstance(rules_name, str):
         raise Invalid(f'"rules" is the name of a preset: {", ".join(referee.PRESETS)}',
                       field="rules")
     try:
         rules = referee.get_rules(rules_name)
-        tiles = referee.parse_tiles(tiles_in)
-        value = referee.rack_value(tiles, rules)
     except referee.RummirefError as e:
-        raise Invalid(str(e), token=getattr(e, "token", None),
-                      field="rules" if isinstance(e, referee.UnknownRulesError) else "tiles") \
-            from None
+        raise Invalid(str(e), field="rules") from None
+    value = referee.rack_value(tiles, rules)
     return {"tiles": referee.format_tiles(tiles), "value": value, "count": len(tiles),
             "rules": rules.name}
+
+
+def tiles_input(value: Any, field: str) -> list[referee.Tile]:
+    """Tiles a request sends as a text like ``"R5 K13 J"`` or a list of up to 106 tiles:
+    Invalid, naming ``field`` (and the tile at fault), for anything else or a tile that is
+    none, or a third copy of one."""
+    if isinstance(value, str) and len(value) > RACK_TEXT_MAX or \
+            not isinstance(value, (str, list)) or \
+            isinstance(value, list) and (len(value) > 106
+                                         or not all(isinstance(t, str) for t in value)):
+        raise Invalid("the tiles are a text like \"R5 K13 J\" or a list of up to 106 tiles",
+                      field=field)
+    try:
+        return referee.parse_tiles(value)
+    except referee.RummirefError as e:
+        raise Invalid(str(e), token=getattr(e, "token", None), field=field) from None
 
 
 def game_rules(game: Game) -> referee.Rules:

@@ -288,14 +288,16 @@ def test_a_move_as_the_api_and_the_cli_send_it():
         "tiles_placed": 1, "remaining": ["B1"], "opening": False, "initial_points": None,
         "draws": False, "exact": True,
         "steps": [{"action": "add", "tiles": ["R7"], "meld": "R4 R5 R6",
-                   "target": "R4 R5 R6 R7", "text": "add R7 to R4 R5 R6"}]}
+                   "target": "R4 R5 R6 R7", "text": "add R7 to R4 R5 R6", "phrase": "add",
+                   "args": {"tiles": "R7", "meld": "R4 R5 R6"}}]}
     # an opening says so, with what its sets count (003: "valued at least 30 points")
     assert best_move("", "K10 B10 O10 R1", opened=False).to_dict() == {
         "placed": ["K10", "B10", "O10"], "table": "K10 B10 O10", "melds": ["K10 B10 O10"],
         "points": 30, "tiles_placed": 3, "remaining": ["R1"], "opening": True,
         "initial_points": 30, "draws": False, "exact": True,
         "steps": [{"action": "lay", "tiles": ["K10", "B10", "O10"], "meld": None,
-                   "target": "K10 B10 O10", "text": "lay K10 B10 O10"}]}
+                   "target": "K10 B10 O10", "text": "lay K10 B10 O10", "phrase": "lay",
+                   "args": {"meld": "K10 B10 O10"}}]}
     # nothing to lay: draw, no steps
     data = best_move("R4 R5 R6", "B1").to_dict()
     assert data["draws"] is True and data["steps"] == [] and data["tiles_placed"] == 0

@@ -18,9 +18,10 @@ def test_shifting_a_run():
     steps = describe("R3 R4 R5", "R4 R5 R6 | R1 R2 R3")
     assert [s.to_dict() for s in steps] == [
         {"action": "add", "tiles": ["R6"], "meld": "R3 R4 R5", "target": "R4 R5 R6",
-         "text": "add R6 to R4 R5"},
+         "text": "add R6 to R4 R5", "phrase": "add", "args": {"tiles": "R6", "meld": "R4 R5"}},
         {"action": "lay", "tiles": ["R1", "R2"], "meld": None, "target": "R1 R2 R3",
-         "text": "lay R1 R2 R3 (R3 from R3 R4 R5)"}]
+         "text": "lay R1 R2 R3 (R3 from R3 R4 R5)", "phrase": "lay-with",
+         "args": {"meld": "R1 R2 R3", "moved": [["R3", "R3 R4 R5"]]}}]
 
 
 def test_splitting_a_run_names_a_long_run_by_its_ends():
@@ -50,7 +51,7 @@ def test_a_new_meld_and_a_meld_added_to():
     steps = describe("R3 R4 R5", "R3 R4 R5 | K9 B9 O9")
     assert [s.to_dict() for s in steps] == [
         {"action": "lay", "tiles": ["K9", "B9", "O9"], "meld": None, "target": "K9 B9 O9",
-         "text": "lay K9 B9 O9"}]
+         "text": "lay K9 B9 O9", "phrase": "lay", "args": {"meld": "K9 B9 O9"}}]
     # a rack joker added last, after the numbered tiles
     assert texts("R3 R4 R5 | K7 B7 O7", "R3 R4 R5 R6 J | K7 B7 O7") == ["add R6 J to R3 R4 R5"]
     # a table tile moved from one meld to another that stays
@@ -68,7 +69,8 @@ def test_a_joker_swapped_for_the_rack_s_tile_and_laid_anew():
     steps = describe(before, after, v)
     assert [s.to_dict() for s in steps] == [
         {"action": "swap", "tiles": ["B5"], "meld": "B3 B4 J", "target": "J R7 O7",
-         "text": "swap the joker in B3 B4 J for your B5, then lay it with R7 O7"}]
+         "text": "swap the joker in B3 B4 J for your B5, then lay it with R7 O7",
+         "phrase": "swap-lay", "args": {"meld": "B3 B4 J", "tiles": "B5", "rest": "R7 O7"}}]
 
 
 def test_both_jokers_of_a_meld_swapped_and_laid_together_in_one_new_set():
@@ -151,7 +153,8 @@ def test_tiles_moved_onto_another_meld_are_a_move_not_a_split():
     steps = describe("R3 R4 R5 R6 R7 R8 | R9 R10 R11", "R3 R4 R5 | R6 R7 R8 R9 R10 R11")
     assert [s.to_dict() for s in steps] == [
         {"action": "move", "tiles": ["R6", "R7", "R8"], "meld": "R3 R4 R5 R6 R7 R8",
-         "target": "R6 R7 R8 R9 R10 R11", "text": "move R6 R7 R8 from R3…R8 to R9 R10 R11"}]
+         "target": "R6 R7 R8 R9 R10 R11", "text": "move R6 R7 R8 from R3…R8 to R9 R10 R11",
+         "phrase": "move", "args": {"tiles": "R6 R7 R8", "meld": "R3…R8", "target": "R9 R10 R11"}}]
 
 
 def test_a_split_is_told_at_the_first_tile_of_the_upper_piece():

@@ -22,6 +22,7 @@ JSON under ``/api/games/<id>/live`` (:mod:`.routes`; changes need the game's edi
 ``POST .../live/turns/<n>/correct``  fix a misread tile {side, index, tile}; every turn judged again
 ``POST .../live/turns/<n>/declare``  what a meld's jokers stand for {side, meld, tiles}; judged again
 ``GET  .../live/snapshots/<id>.jpg`` the picture; ``?annotated=1`` drawn by ``vision.annotate``
+``POST .../live/hint``               (any phone) a rack {rack, player} -> the best play as steps
 ``POST .../live/rack-photo``         (phone) a photo of a rack -> its tiles and their value
 
 Pages (:mod:`.pages`): ``/games/<id>/live``, ``/games/<id>/live/log`` and

@@ -15,7 +15,7 @@ from ..api import ApiError, actor, json_body, require_token, write
 from ..db import close_db, get_db
 from ..service import Invalid, NotFound
 from ..transaction import read_session
-from . import actions, pictures, rack, snapshots, views
+from . import actions, hint, pictures, rack, snapshots, views
 from .models import LiveSession, LiveSnapshot
 from .reader import get_reader
 
@@ -147,6 +147,18 @@ def get_picture(game_id: str, snapshot_id: int):
         image = pictures.annotated(image, Reading.from_json(reading), rules)
     mime = "image/png" if image[:4] == b"\x89PNG" else "image/jpeg"
     return Response(image, mimetype=mime, headers=headers)
+
+
+@bp.post(LIVE + "/hint")
+def post_hint(game_id: str):
+    # The search takes up to half a second of CPU: no database transaction is open meanwhile.
+    body = json_body()
+    with closing(read_session(current_app)) as db:
+        position = hint.position(db, service.load_game(db, game_id))
+    rack_tiles, player = hint.parse(body, position.players)
+    return jsonify(hint.hint(position, rack_tiles, player,
+                             cpu_limit=current_app.config.get("HINT_CPU_SECONDS",
+                                                              hint.HINT_CPU_SECONDS)))
 
 
 @bp.post(LIVE + "/rack-photo")

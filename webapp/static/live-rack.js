@@ -1,6 +1,7 @@
 /* The live referee's table page, for the owner: a photo of a player's rack is read (row by
    row, back row first, the tiles the camera doubts listed with what they more likely are),
-   valued, and handed to the round form on this phone, which asks before using it. */
+   valued, and handed to the round form on this phone, which asks before using it, or to the
+   hint below it (the best play for that rack on the table as it is now). */
 "use strict";
 
 (() => {
@@ -46,6 +47,7 @@
       if (!resp.ok) throw new Error(out.error || t("The server answered %(status)s.", { status: resp.status }));
       $("lv-rack-result").hidden = false;
       $("lv-rack-tiles").textContent = out.tiles || t("no tiles");
+      $("lv-rack-hint").dataset.tiles = out.tiles || "";
       $("lv-rack-value").textContent = out.value;
       showRackRows(out.rows || []);
       showRackDoubts(out.doubts || []);
@@ -56,5 +58,14 @@
       } catch (e) { /* private mode */ }
       say("");
     } catch (e) { say(e.message); }
+  });
+  // The rack just read, handed to the hint's form (a tile misread is corrected there).
+  $("lv-rack-hint").addEventListener("click", () => {
+    const hint = $("lv-hint-form");
+    hint.elements.rack.value = $("lv-rack-hint").dataset.tiles;
+    hint.elements.player.value = new FormData(form).get("player");
+    hint.closest("details").open = true;
+    hint.requestSubmit();
+    hint.scrollIntoView({ block: "nearest" });
   });
 })();

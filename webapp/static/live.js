@@ -8,7 +8,8 @@
    This file holds what every live page shares: the game, the owner's token, messages, calls
    and the live updates. Each page's own part is in a file of its own: live-keypad.js (the
    tile keypad that corrects a reading), live-table.js, live-rack.js (a photo of a rack, on the
-   live table), live-log.js, live-dispute.js. */
+   live table), live-hint.js (the best play for a typed rack, on the live table), live-log.js,
+   live-dispute.js. */
 "use strict";
 
 const RRLive = (() => {

@@ -396,3 +396,49 @@ def test_a_doubtful_rack_photo_is_shown_row_by_row_with_the_tiles_to_check(
     expect(page.locator("#lv-rack-rows")).to_be_hidden()
     expect(page.locator("#lv-rack-doubts")).to_be_hidden()
     expect(page.locator("#lv-rack-unsure")).to_have_text("")
+    # the rack just read goes to the hint: before the first turn, nobody has opened, and R1 R2
+    # (3 points) are far from an initial meld of 30 (003)
+    page.click("#lv-rack-hint")
+    expect(page.locator("#lv-hint-form input[name=rack]")).to_have_value("R1 R2")
+    expect(page.locator("#lv-hint-headline")).to_have_text(
+        "Mit dieser Bank ist keine erste Auslage von 30 Punkten möglich: einen Stein ziehen.")
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_any_phone_gets_the_best_play_for_a_typed_rack_as_steps(phones, server, game, table,
+                                                                 screen):
+    """A viewer (no edit token) types Ann's rack: the page tells the play as numbered steps
+    and the table after it; a bad tile is answered in the card, and nothing else changes.
+    003: a joker is taken "by placing it with a tile of the same numerical value and colour
+    it represents" and "must be used in the player's same turn as part of a new set"."""
+    from playwright.sync_api import expect
+
+    table("K5 B5 O5")
+    table("K5 B5 O5 | R4 J R6 | K10 B10 O10")   # Ann opens (15 + 30 points); Ben is next
+    phone = phones("viewer", screen)
+    page = phone.page
+    page.goto(_live(server, game, owner=False))
+    expect(page.locator("#lv-headline")).to_contain_text("Valid: Ann opened with")
+    page.click("details.lv-hint > summary")
+    expect(page.locator("#lv-hint-form select[name=player]")).to_have_value("Ben")
+    page.select_option("#lv-hint-form select[name=player]", "Ann")
+    field = page.locator("#lv-hint-form input[name=rack]")
+    # a phone zooms into a field whose text is under 16 px; a finger needs about 44 px
+    assert float(field.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 16
+    assert field.bounding_box()["height"] >= 44
+    field.fill("R5 K9 B9")
+    page.click("#lv-hint-form button[type=submit]")
+    expect(page.locator("#lv-hint-headline")).to_have_text("Play K9 B9 R5: 3 tiles.")
+    expect(page.locator("#lv-hint-steps li")).to_have_text(
+        ["Swap the joker in R4 J R6 for your R5, then lay it with K9 B9."])
+    expect(page.locator("#lv-hint-table span")).to_contain_text("R4 R5 R6")
+    expect(page.locator("#lv-hint-note")).to_be_hidden()
+    phone.shot("hint", full_page=False)
+    # an impossible tile: said in the card, the last answer taken away
+    page.fill("#lv-hint-form input[name=rack]", "R14")
+    page.click("#lv-hint-form button[type=submit]")
+    expect(page.locator("#lv-hint-message")).to_have_text("'R14': tile numbers run from 1 to 13")
+    expect(page.locator("#lv-hint-result")).to_be_hidden()
+    # the hint changed nothing: the verdict and whose turn it is are as they were
+    expect(page.locator("#lv-next")).to_have_text("Ben")
+    assert _get(table.api)["turns"] == 1

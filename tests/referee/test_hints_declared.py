@@ -1,0 +1,49 @@
+"""A hint on a table whose jokers a player declared (001: two jokers in one set "must be
+explicitly declared"): a hint may take a declared joker only with the tile it was declared
+to stand for (003: "A joker can be retrieved from a set by placing it with a tile of the same
+numerical value and colour it represents"), and is never illegal under the declarations."""
+
+import pytest
+
+from referee import best_move, check_turn
+
+TABLE, RACK = "J K1 J | K10 B10 O10 R10", "R1 K5 K6"
+
+
+def legal(table, move, rack, declared):
+    return check_turn(table, move.table, rack, rules="sabra", jokers_before=declared).legal
+
+
+@pytest.mark.parametrize("declared", [None, {0: "R1 B1"}, {"0": "O1 R1"}])
+def test_a_joker_standing_for_the_rack_s_tile_may_be_taken_with_it(declared):
+    # undeclared, J K1 J's jokers may stand for R1; declared as R1 and another, one does:
+    # R1 takes it, and it is laid with K5 K6 (003: "must be used in the player's same turn
+    # as part of a new set"): all three rack tiles, the best there is
+    move = best_move(TABLE, RACK, "sabra", jokers=declared)
+    assert sorted(map(str, move.placed)) == ["K5", "K6", "R1"] and move.exact
+    assert legal(TABLE, move, RACK, declared)
+    assert move.steps[0].action == "swap"
+
+
+def test_a_joker_declared_as_other_tiles_is_not_taken_with_the_rack_s_tile():
+    # declared B1 and O1: R1 stands for neither, so no joker leaves J K1 J; K5 K6 then have
+    # nothing to be laid with. The hint is legal under the declaration and, since the search
+    # left the declared meld as it lies, does not claim to be the best (R1 could join the
+    # group as its fourth tile).
+    declared = {0: "B1 O1"}
+    move = best_move(TABLE, RACK, "sabra", jokers=declared)
+    assert legal(TABLE, move, RACK, declared) and not move.exact
+    assert all(s.action != "swap" for s in move.steps)
+    assert {"K5", "K6"}.isdisjoint(map(str, move.placed))
+    # the rest of the table is still used: R6 goes on R3 R4 R5
+    table, rack = TABLE + " | R3 R4 R5", RACK + " R6"
+    move = best_move(table, rack, "sabra", jokers=declared)
+    assert legal(table, move, rack, declared) and not move.exact
+    assert "R6" in map(str, move.placed) and {"K5", "K6"}.isdisjoint(map(str, move.placed))
+    assert "J K1 J" in [str(m) for m in move.table.melds] or "R1" in map(str, move.placed)
+
+
+def test_declarations_leave_an_opening_alone():
+    # before the initial meld the table is not touched (003), so declarations change nothing
+    move = best_move(TABLE, "K11 B11 O11 R1", "sabra", opened=False, jokers={0: "B1 O1"})
+    assert sorted(map(str, move.placed)) == ["B11", "K11", "O11"] and move.exact
