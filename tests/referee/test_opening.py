@@ -133,6 +133,10 @@ ONE_SET_RACKS = [
     # the one-set search must count those jokers in what that set can still lead to, or it
     # ranks the set below one that lays nine tiles (J J B7 B8 B9 B10)
     ("J J B10 B8 K7 K6 B8 K8 B9 B7", 29, True),
+    # the tiles beside the set weighed by their own points: K11 B11 J J (44) with K9 B9 O9
+    # beside (109 in all, the jokers 30 each) rather than B8 B9 J B11 (38) with K9 J K11
+    # beside (108); seven tiles either way
+    ("J J K11 B8 B11 O9 B9 O8 B8 K9", 38, False),
 ]
 
 
