@@ -158,11 +158,12 @@ def _steps_taken(monkeypatch, table, budget, hard_stop):
     monkeypatch.setattr(_Search, "feasible", counting_feasible)
     monkeypatch.setattr(_Search, "depth", counting_depth)
     monkeypatch.setattr(nearest, "BUDGET", hard_stop)
+    before = sys.getprofile()
     sys.setprofile(profile)
     try:
         near = nearest_table(table, [], ANY, budget=budget)
     finally:
-        sys.setprofile(None)
+        sys.setprofile(before)
     return near, "".join(events)
 
 
