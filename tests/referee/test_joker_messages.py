@@ -383,3 +383,22 @@ def test_an_illegal_turn_among_millions_of_accounts_is_explained_at_once():
         f"the joker in {run(c, 1, 12)} J was taken, but {c}13 was not put in its place: a joker "
         "is taken only in exchange for the tile it stands for" for c in "BK"]
     assert len([x for x in v.violations if x.code == Code.JOKER_NOT_REUSED]) == 2
+
+
+def test_an_illegal_turn_is_explained_by_its_likeliest_account():
+    # 004 (The Sabra Way): "A meld containing a Joker may not be manipulated. After a Joker
+    # has been taken from a meld as shown above, the meld may be manipulated." The joker of
+    # K7 R7 J is taken with nothing in its place (004: "You may take a Joker from a run or
+    # group in exchange for a tile of the same value from your hand") and put on one of the
+    # twin groups of 10s. K4 J K6 K7
+    # lies as it lay, so the explanation names no manipulation of it: its K7 stayed. (K7 R7
+    # holds the other K7; with the 10s' twins that makes 32 accounts, and the one where the
+    # two K7s crossed came first.) Both orders of the melds after.
+    before = "K7 R7 J | B10 O10 K10 R10 | K4 J K6 K7 | B10 O10 K10 R10"
+    for after in ("K4 J K6 K7 | K7 R7 | K10 B10 O10 R10 | K10 B10 O10 R10 J",
+                  "K7 R7 | K4 J K6 K7 | K10 B10 O10 R10 J | K10 B10 O10 R10"):
+        v = check_turn(before, after, "", rules="sabra-way")
+        assert not v.legal
+        assert sorted(str(x.code) for x in v.violations) == sorted(
+            [str(c) for c in (Code.INVALID_MELD, Code.INVALID_MELD, Code.JOKER_NOT_REPLACED,
+                              Code.JOKER_NOT_REUSED)]), (after, v.violations)
