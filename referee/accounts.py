@@ -167,6 +167,19 @@ class _Search:
         # most constrained kinds first: those in joker melds
         self.relevant = sorted(relevant, key=lambda ko: -len(ko[1]))
 
+    def _home(self, b):
+        """The meld after holding most of the numbered tiles of meld ``b`` before (the first
+        on a tie); None for the rack, or for a meld none of whose tiles lie after."""
+        homes = self.__dict__.setdefault("_homes", {})
+        if b not in homes:
+            homes[b] = None
+            if b >= 0:
+                mine = Counter(t for t in self.before[b] if not t.is_joker)
+                shared = [sum((mine & Counter(m)).values()) for m in self.after]
+                if shared and max(shared):
+                    homes[b] = shared.index(max(shared))
+        return homes[b]
+
     @staticmethod
     def _label(o, d, exch, jb, ja):
         keep = exch or o in jb or d in ja
@@ -253,6 +266,10 @@ class _Search:
                     return j
         # Not legal: explain it with the account that breaks fewest rules among the first few
         # accounts of each scenario (the verdict is exact; the reasons are the likeliest).
+        # The likeliest accounts first: each kind's options with the most copies in the meld
+        # after that holds most of the tiles of the meld they lay in before.
+        self.relevant = [(k, sorted(opts, key=lambda pairs: -sum(
+            d == self._home(o) for o, d in pairs))) for k, opts in self.relevant]
         best = None
         for sc in scenarios:
             for kinds in itertools.islice(self._accounts(base), 16):

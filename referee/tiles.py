@@ -179,7 +179,10 @@ def _parse_token(token: str) -> Tile:
         raise NotationError(
             f"{shown}: {letter!r} is not a colour (K black, B blue, O orange or Y, R red)", raw
         )
-    number = int(digits) if len(digits) <= 3 else 0  # int() refuses thousands of digits
+    # leading zeros are form, not meaning (R07 is R7, R013 is R13); past two digits left
+    # the number is no tile's, and int() is not asked (it refuses thousands of digits)
+    digits = digits.lstrip("0") or "0"
+    number = int(digits) if len(digits) <= 2 else 0
     if not (MIN_NUMBER <= number <= MAX_NUMBER):
         raise NotationError(f"{shown}: tile numbers run from 1 to 13", raw)
     return Tile(Colour.from_letter(letter), number)

@@ -208,3 +208,43 @@ def test_a_rack_joker_is_one_of_the_two_rack_tiles_among_many_accounts():
             (fate,) = v.jokers
             assert fate.taken and fate.after_meld == 4
             assert str(fate.stands_for) in ("K7", "K8")
+
+
+def test_which_copy_of_a_tile_from_two_joker_melds_went_where_decides_the_exchange():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents. The tile used to replace the joker can come
+    # from the player's rack or from the table. In the case of a group of 3, the joker can be
+    # replaced by the tile of either the missing colours. A joker that has been replaced must
+    # be used in the player's same turn as part of a new set. A set containing a joker can
+    # have tiles added to it, be split apart or have tiles removed from it."
+    # K5 J K7 (the joker K6) and K5 B5 J (the joker O5 or R5) each hold a K5. Both jokers are
+    # freed: K6 joins K4 K5 K6 and R5 joins K5 B5 R5, each with a K5. If the K5 beside K6 is
+    # the one from K5 J K7 (and the other from K5 B5 J), each replacing tile lies with a tile
+    # of its joker's set: legal. The two K5s look alike, so the referee must try both ways;
+    # told the other way round, K6 would lie with no tile of its set. Both orders of the melds.
+    before = "K5 J K7 | K5 B5 J"
+    rack = "K4 K6 R5 O7 R7 R10 R11 B10 B11"
+    for after in ("K4 K5 K6 | K5 B5 R5 | K7 O7 R7 | R10 R11 J | B10 B11 J",
+                  "K5 B5 R5 | K4 K5 K6 | K7 O7 R7 | R10 R11 J | B10 B11 J"):
+        v = check_turn(before, after, rack, rules="sabra")
+        assert v.legal, (after, v.violations)
+        assert sorted(str(f.stood_for) for f in v.jokers if f.taken) in (
+            ["K6", "O5"], ["K6", "R5"])
+
+
+def test_which_copy_of_a_tile_from_the_rack_went_to_the_freed_joker_s_new_set():
+    # 000: "A player with a tile matching the color and value of a joker may replace the
+    # joker with that tile. The joker must be played that same turn in a set with at least
+    # two other tiles from the player's rack." R7 from the rack frees the joker of R5 R6 J;
+    # one K5 comes from the group of four K5 O5 B5 R5 (003: "Any one tile may be removed from
+    # a four-tile group", 000), the other from the rack. K5 K6 K7 K8 J (with the rack's own
+    # joker) is the run K6 K7 K8 added to, no new set; K5 O5 J is new, and with the rack's
+    # K5 in it holds two rack tiles (K5 and O5): legal. The two K5s look alike, so the
+    # referee must try both ways; told the other way round, the new set would hold only O5.
+    before = "R5 R6 J | K5 O5 B5 R5 | K6 K7 K8"
+    for after in ("R5 R6 R7 | O5 B5 R5 | K5 K6 K7 K8 J | K5 O5 J",
+                  "R5 R6 R7 | O5 B5 R5 | K5 O5 J | K5 K6 K7 K8 J"):
+        v = check_turn(before, after, "R7 K5 O5 J", rules="pressman-1998")
+        assert v.legal, (after, v.violations)
+        (freed,) = [f for f in v.jokers if f.taken]
+        assert str(freed.stood_for) == "R7" and [str(t) for t in freed.replaced_by] == ["R7"]

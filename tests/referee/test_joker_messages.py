@@ -3,6 +3,8 @@ meld it went to is no new set. The rule each message rests on is quoted beside i
 rule texts in ../shared/rules/ (000 retells the 1998 Pressman rules, 003 the current Sabra
 rules)."""
 
+import signal
+
 from referee import Code, check_turn
 
 
@@ -346,3 +348,67 @@ def test_a_joker_of_a_group_of_four_is_wanted_as_the_one_tile_it_stood_for():
         assert message(v, Code.JOKER_NOT_REPLACED) in (
             f"the joker in K5 B5 J J was taken, but {t} was not put in its place: a joker is "
             f"taken only in exchange for the tile it stands for" for t in ("O5", "R5"))
+
+
+def test_an_illegal_turn_among_millions_of_accounts_is_explained_at_once():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents. [...] A joker that has been replaced must be
+    # used in the player's same turn as part of a new set." Both jokers leave the twin runs
+    # K1-K12 J and B1-B12 J (the jokers K13 and B13) for O3 O4 O5 and R3 R4 R5, sets already on
+    # the table, and no K13 or B13 is laid: each joker is taken with nothing in its place and
+    # joins no new set, however the tiles went. The runs are split in halves, and each of the 24
+    # kinds may have come from either twin: 2^24 accounts of where the tiles went. The
+    # referee judges a turn while the players wait, so it weighs a few of them for its
+    # explanation, not every one (all of them took over an hour).
+    def run(colour, a, b):
+        return " ".join(f"{colour}{i}" for i in range(a, b + 1))
+
+    before = " | ".join([run("K", 1, 12) + " J", run("K", 1, 12), run("B", 1, 12) + " J",
+                         run("B", 1, 12), "O3 O4 O5", "R3 R4 R5"])
+    after = " | ".join([run("K", 1, 6), run("K", 7, 12)] * 2 + [run("B", 1, 6), run("B", 7, 12)] * 2
+                       + ["O3 O4 O5 J", "R3 R4 R5 J"])
+
+    def too_long(*_):
+        raise TimeoutError("the explanation took over 20 s")
+
+    old = signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(20)
+    try:
+        v = check_turn(before, after, "", rules="sabra")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert not v.legal
+    assert sorted(x.message for x in v.violations if x.code == Code.JOKER_NOT_REPLACED) == [
+        f"the joker in {run(c, 1, 12)} J was taken, but {c}13 was not put in its place: a joker "
+        "is taken only in exchange for the tile it stands for" for c in "BK"]
+    assert len([x for x in v.violations if x.code == Code.JOKER_NOT_REUSED]) == 2
+
+
+def test_an_illegal_turn_is_explained_by_its_likeliest_account():
+    # 004 (The Sabra Way): "A meld containing a Joker may not be manipulated. After a Joker
+    # has been taken from a meld as shown above, the meld may be manipulated." The joker of
+    # K7 R7 J is taken with nothing in its place (004: "You may take a Joker from a run or
+    # group in exchange for a tile of the same value from your hand") and put on one of the
+    # twin groups of 10s. K4 J K6 K7
+    # lies as it lay, so the explanation names no manipulation of it: its K7 stayed. (K7 R7
+    # holds the other K7; with the 10s' twins that makes 32 accounts, and the one where the
+    # two K7s crossed came first.) Both orders of the melds after.
+    before = "K7 R7 J | B10 O10 K10 R10 | K4 J K6 K7 | B10 O10 K10 R10"
+    for after in ("K4 J K6 K7 | K7 R7 | K10 B10 O10 R10 | K10 B10 O10 R10 J",
+                  "K7 R7 | K4 J K6 K7 | K10 B10 O10 R10 J | K10 B10 O10 R10"):
+        v = check_turn(before, after, "", rules="sabra-way")
+        assert not v.legal
+        assert sorted(str(x.code) for x in v.violations) == sorted(
+            [str(c) for c in (Code.INVALID_MELD, Code.INVALID_MELD, Code.JOKER_NOT_REPLACED,
+                              Code.JOKER_NOT_REUSED)]), (after, v.violations)
+    # the same with the other K7 from the rack, in K7 K8 K9, and the joker of R5 R6 R7 J
+    # (the R8) taken with nothing in its place: K4 J K6 K7, the first meld, kept its own K7
+    before = "K4 J K6 K7 | B10 O10 K10 R10 | B10 O10 K10 R10 | R5 R6 R7 J"
+    for after in ("K4 J K6 K7 | K7 K8 K9 | K10 B10 O10 R10 | K10 B10 O10 R10 J | R5 R6 R7",
+                  "K7 K8 K9 | K4 J K6 K7 | K10 B10 O10 R10 J | K10 B10 O10 R10 | R5 R6 R7"):
+        v = check_turn(before, after, "K7 K8 K9", rules="sabra-way")
+        assert not v.legal
+        assert sorted(str(x.code) for x in v.violations) == sorted(
+            [str(c) for c in (Code.INVALID_MELD, Code.JOKER_NOT_REPLACED,
+                              Code.JOKER_NOT_REUSED)]), (after, v.violations)

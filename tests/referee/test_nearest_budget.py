@@ -8,9 +8,11 @@ first kind by wrapping ``_Search._melds``, not by the search's own counter, so a
 spent too fast, too slowly or not at all shows. Their tables' expected answers come from the
 brute force of ``tests/referee/nearest_oracle.py``."""
 
+import sys
+
 import pytest
 
-from referee import could_lay, parse_table
+from referee import could_lay, nearest, parse_table
 from referee.nearest import _Search, nearest_table
 
 from .nearest_oracle import ANY, brute_fewest
@@ -125,3 +127,91 @@ def test_a_search_cut_short_on_its_last_step_still_proves_only_its_bound(after, 
         _assert_sound(table, loose, near, best)
         if near.exact:
             assert len(near.moves) == best
+
+
+def _steps_taken(monkeypatch, table, budget, hard_stop):
+    """The answer of ``nearest_table`` with ``nearest.BUDGET`` (the steps a leaf may run past
+    its depth's budget) set to ``hard_stop``, and the search's steps as it took them, counted
+    from outside: ``m`` a choice of cores (``_Search._melds``), ``|`` a leaf begun
+    (``_Search.feasible``), ``a`` a free tile given out in a leaf (its inner ``assign``,
+    seen by a profile hook), ``d`` a depth begun."""
+    events = []
+    melds, feasible, depth = _Search._melds, _Search.feasible, _Search.depth
+
+    def counting_melds(self, *args):
+        events.append("m")
+        return melds(self, *args)
+
+    def counting_feasible(self, *args):
+        events.append("|")
+        return feasible(self, *args)
+
+    def counting_depth(self, d):
+        events.append("d")
+        return depth(self, d)
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == "assign":
+            events.append("a")
+
+    monkeypatch.setattr(_Search, "_melds", counting_melds)
+    monkeypatch.setattr(_Search, "feasible", counting_feasible)
+    monkeypatch.setattr(_Search, "depth", counting_depth)
+    monkeypatch.setattr(nearest, "BUDGET", hard_stop)
+    before = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        near = nearest_table(table, [], ANY, budget=budget)
+    finally:
+        sys.setprofile(before)
+    return near, "".join(events)
+
+
+@pytest.mark.parametrize("after", [
+    "K11 R11 O11 | R6 R7 R8 R9 R10 B8 | R8 K8 O8 | R1 R2 R3 R4",
+    "B5 B6 B7 B8 O8 R5 | K5 O5 B5 R8 | B9 B10 B11 B12 B13 | B8",
+    "R6 | R4 B4 O4 K4 R5 R7 R8",
+])
+def test_a_leaf_given_exactly_the_steps_it_takes_past_its_depth_s_budget_finds_its_table(
+        after, monkeypatch):
+    # A leaf may run past its depth's budget by nearest.BUDGET steps (its hard stop), so a
+    # depth whose last leaf is left exactly the steps that leaf takes is searched to its
+    # end: the answer moves the fewest tiles (the brute force's count), proven. One step
+    # fewer and the leaf is cut short: the answer then only states its bound. Measured
+    # here with a small hard stop (the leaf's own steps), the depth's budget being the steps
+    # taken before that leaf.
+    table = list(parse_table(after))
+    best = brute_fewest(table, [])
+    roomy, events = _steps_taken(monkeypatch, table, 10**6, 10**6)
+    assert roomy.exact and len(roomy.moves) == best
+    last_depth = events[events.rfind("d") + 1:]
+    last_leaf = last_depth.rfind("|")
+    before_leaf = last_depth[:last_leaf].count("m") + last_depth[:last_leaf].count("a")
+    leaf = last_depth[last_leaf:].count("a")
+    near, _ = _steps_taken(monkeypatch, table, before_leaf, leaf)
+    assert near.exact and len(near.moves) == best and near.fewest == best, (after, near)
+    short, _ = _steps_taken(monkeypatch, table, before_leaf, leaf - 1)
+    assert not short.exact and short.fewest <= best
+
+
+def test_the_quick_fallback_s_leaf_stops_at_its_hard_stop(monkeypatch):
+    # Before its first depth the search takes a valid table to fall back on: the player's
+    # valid melds kept whole with the other tiles given to them or laid beside them, found by
+    # one leaf (tried with at most 8 tiles to lay), else the solver's arrangement of every
+    # tile, matched with the player's melds. That leaf has no depth's budget, only the hard
+    # stop: nearest.BUDGET steps. Cut short at once (a budget of 0), the search answers with
+    # its fallback. Here the leaf gives B1 to B2...B6 and lays R11 R12 R13 anew (four tiles
+    # moved, as R11 R12 R13 B1 is no meld kept whole); the solver's B1...B6 | R11 R12 R13,
+    # matched, moves only B1 (the fewest, the brute force's count). With one step fewer
+    # than the leaf takes, the leaf gives up and the solver's table is the answer.
+    table = list(parse_table("R11 R12 R13 B1 | B2 B3 B4 B5 B6"))
+    assert brute_fewest(table, []) == 1
+    _, events = _steps_taken(monkeypatch, table, 0, 10**6)
+    assert events.startswith("|") and events.index("d") > 1
+    leaf = events[:events.index("d")].count("a")  # the fallback's leaf, before any depth
+    kept, _ = _steps_taken(monkeypatch, table, 0, leaf)
+    assert sorted(str(t) for t, _, _ in kept.moves) == ["B1", "R11", "R12", "R13"]
+    assert not kept.exact and kept.fewest == 1
+    solver, _ = _steps_taken(monkeypatch, table, 0, leaf - 1)
+    assert [(str(t), str(o)) for t, o, _ in solver.moves] == [("B1", "R11 R12 R13 B1")]
+    assert solver.exact

@@ -139,3 +139,16 @@ def test_a_table_s_key_ignores_the_order_of_melds_and_tiles():
     assert a.key() == parse_table("O7 K7 B7 | R5 R4 R3").key()
     assert a.key() != parse_table("R3 R4 R5 K7 | B7 O7").key()
     assert repr(a) == "Table('R3 R4 R5 | K7 B7 O7')" and repr(a[0]) == "Meld('R3 R4 R5')"
+
+
+def test_a_number_written_with_leading_zeros_is_the_same_number():
+    # README ("Notation"): parsing is forgiving about form, strict about meaning. A zero in
+    # front of a number changes its form only: R07 is R7, R013 and R0013 are R13, however
+    # many zeros; what is left is still held to 1-13 (R00 is R0, R014 is R14: no tiles)
+    red = Colour.RED
+    assert parse_tiles("R07 R013 R0013") == (Tile(red, 7), Tile(red, 13), Tile(red, 13))
+    assert parse_tiles("K" + "0" * 5000 + "9") == (Tile(Colour.BLACK, 9),)
+    for bad in ("R00", "R014", "R0000140", "R" + "0" * 30 + "100"):
+        with pytest.raises(NotationError, match="from 1 to 13") as e:
+            parse_tiles(bad)
+        assert e.value.token == bad

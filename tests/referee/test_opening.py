@@ -133,7 +133,29 @@ ONE_SET_RACKS = [
     # the one-set search must count those jokers in what that set can still lead to, or it
     # ranks the set below one that lays nine tiles (J J B7 B8 B9 B10)
     ("J J B10 B8 K7 K6 B8 K8 B9 B7", 29, True),
+    # the tiles beside the set weighed by their own points: K11 B11 J J (44) with K9 B9 O9
+    # beside (109 in all, the jokers 30 each) rather than B8 B9 J B11 (38) with K9 J K11
+    # beside (108); seven tiles either way
+    ("J J K11 B8 B11 O9 B9 O8 B8 K9", 38, False),
 ]
+
+
+@pytest.mark.parametrize("penalty, laid, points", [(14, "K13 B13 J J", 54),
+                                                    (12, "K13 B13 O13 R13", 52)])
+def test_a_joker_s_penalty_decides_which_four_tiles_open(penalty, laid, points):
+    # 000: "For a player's first move, he must play a set with a value of at least 30
+    # points", here a house threshold of 45, "with the joker (if played) assuming the value
+    # of the tile it is being used in place of"; a joker left on the rack costs its penalty
+    # (a house value here, 000: "The joker has a penalty value of 30"). From K13 B13 O13 R13
+    # J J, four tiles open at most (no set holds six; split in two, neither set reaches 45):
+    # the four 13s (52 points), or two 13s and both jokers (52 toward the threshold, and the
+    # jokers off the rack: 26 + 2 x the penalty). At 14 the jokers are worth more (54), at
+    # 12 the 13s (52 against 50).
+    rules = PRESSMAN.replace(initial_meld_points=45, joker_penalty=penalty)
+    tiles = parse_tiles("K13 B13 O13 R13 J J")
+    assert brute_opening(tiles, rules) == (4, points)
+    got, move = _opening(tiles, rules)
+    assert got == laid and move.points == points and move.initial_points == 52
 
 
 @pytest.mark.parametrize("rack, threshold, joker_zero", ONE_SET_RACKS)

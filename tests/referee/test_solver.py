@@ -7,17 +7,23 @@ test_solver_properties.py.
 import pytest
 
 from referee import (
+    JOKER,
+    Colour,
     ImpossibleTilesError,
+    Meld,
     NotationError,
     RummirefError,
     UnknownRulesError,
     Table,
+    Tile,
     all_tiles,
+    check_meld,
     get_rules,
     parse_table,
     parse_tiles,
 )
 from referee.hints import Move, best_move
+from referee.meld_build import absorb, run_meld
 from referee.solver import TableUnsolvableError, arrange, max_score, max_score_counts
 from tests.referee.oracles import assert_sound, brute_arrangeable, brute_best_move
 from tests.referee.random_tables import random_table_with_jokers
@@ -113,6 +119,9 @@ def test_arranged_melds_come_in_reading_order():
     # an opening's new sets too, where most of the rack lies at the low numbers
     move = best_move("", "K12 B12 O12 K5 B5 O5 K1 B1 O1 R1", opened=False)
     assert str(move.table) == "K1 B1 O1 R1 | K5 B5 O5 | K12 B12 O12"
+    # a run's lowest number is its first joker's where it starts with one: J R11 R12 R13
+    # (the joker R10) starts at 10, before the other R11 R12 R13
+    assert str(arrange("R11 R12 R13 R11 R12 R13 J")) == "J R11 R12 R13 | R11 R12 R13"
 
 
 def test_arrange_accepts_text_tokens_tiles_and_tables():
@@ -412,3 +421,25 @@ def test_a_rack_that_lays_far_fewer_tiles_than_it_holds():
     move = best_move("", rack, rules, opened=True)
     assert (len(move.placed), move.points) == (3, 73) == brute_best_move([], list(rack), rules)
     assert sorted(map(str, move.placed)) == ["J", "J", "K13"]
+
+
+def test_two_spare_jokers_fit_beside_a_full_run_and_a_group_of_four():
+    """A full run 1-13 and a group of four take no joker at an end or in a place of their
+    own (003: "A "run" is a set of three or more consecutive (one after the other) numbers,
+    which are all of the same colour", "number 1 is always played as the lowest number and
+    may not follow number 13"); two spare jokers are fitted by splitting the run (1 2 3 J
+    and 4-13) and adding the second to the short piece. The melds then hold exactly those
+    two jokers, each meld valid: no third joker (002: "104 number tiles ... and two
+    jokers")."""
+    colours = list(Colour)
+    red = colours.index(Colour.RED)
+    runs = [[(red, n) for n in range(1, 14)]]
+    groups = [(7, [(c, 7) for c in range(len(colours))])]
+    assert absorb(runs, groups, 2)
+    melds = [run_meld(r) for r in runs] + [
+        Meld(tuple(JOKER if s is None else Tile(colours[s[0]], s[1]) for s in g))
+        for _, g in groups]
+    assert sum(t.is_joker for m in melds for t in m) == 2
+    assert all(check_meld(m).ok for m in melds), [str(m) for m in melds]
+    assert sorted(str(m) for m in melds) == sorted(
+        ["R1 R2 R3 J J", "R4 R5 R6 R7 R8 R9 R10 R11 R12 R13", "K7 B7 O7 R7"])

@@ -225,3 +225,58 @@ def test_two_copies_of_a_tile_from_the_rack_each_free_a_joker():
     assert texts(before, after, v) == [
         "swap the joker in R4 J R6 for your R5, then lay it with K9 K10",
         "swap the joker in R4 J R6 for your R5, then lay it with O9 O10"]
+
+
+def test_a_run_split_after_its_jokers_is_split_where_the_numbers_part():
+    # 000: "Splitting a run: Players may split long runs and insert the corresponding tiles
+    # in the middle." J J R7 R8 R9 R10 R11 (the jokers R5 R6) is split between R8 and R9 and
+    # the rack's R8 goes to one piece: J J R7 R8 and R8 R9 R10 R11. Which R8 came from the rack
+    # is not told by the tiles, so the steps may name either; each sequence, done, gives the
+    # table after. The piece that starts with the jokers starts at 5, below the other's 8: a
+    # split "at R7" would part R7 from the jokers that stand for R5 R6.
+    before = "J J R7 R8 R9 R10 R11"
+    for after, told in (("J J R7 R8 | R8 R9 R10 R11",
+                         ["split J J R7 R8 R9 R10 R11 at R8", "add R8 to J J R7"]),
+                        ("R8 R9 R10 R11 | J J R7 R8",
+                         ["split J J R7 R8 R9 R10 R11 at R9", "add R8 to R9 R10 R11"])):
+        v = check_turn(before, after, "R8", rules="sabra")
+        assert v.legal, v.summary()
+        assert texts(before, after, v) == told
+
+
+def test_a_tile_swapped_for_a_joker_is_told_once_and_its_twin_moved():
+    # 003: "A joker can be retrieved from a set by placing it with a tile of the same
+    # numerical value and colour it represents. The tile used to replace the joker can come
+    # from the player's rack or from the table." A camera misread the table before as holding
+    # R7 R7 B7 K7 (two R7s in one meld: no set). One R7 takes the joker's place in
+    # R5 R6 J R8 R9 (the joker R7), which is split at R8; the other R7 joins R8 R9. Each R7
+    # is told: the first by the swap, the second by a move of its own.
+    before = "R5 R6 J R8 R9 | R7 R7 B7 K7"
+    after = "R5 R6 R7 | R7 R8 R9 | B7 K7 O7 | J K1 K2"
+    v = check_turn(before, after, "O7 K1 K2", rules="sabra")
+    assert texts(before, after, v) == [
+        "swap the joker in R5…R9 for R7 from R7 R7 B7 K7, then lay it with K1 K2",
+        "split R5…R9 at R8", "move R7 from R7 R7 B7 K7 to R5…R9", "add O7 to B7 K7"]
+
+
+def test_a_tile_whose_twin_comes_from_the_rack_stays_with_its_own_meld_beside_jokers():
+    # the module's rule: copies of one tile go back to the meld they most likely stayed
+    # with, by the tiles each meld before shares with each meld after (two jokers and one
+    # joker share one). 003: "A joker that has been replaced must be used in the player's
+    # same turn as part of a new set."
+    # R4 R5 R6 J keeps R4 R5 R6 and gains R7; J R6 J is new, its R6 the rack's (it shares
+    # only R6 and one joker with R4 R5 R6 J, against R4 R5 R6): no split is told
+    before, after = "R4 R5 R6 J | K1 K2 K3", "R4 R5 R6 R7 | K1 K2 K3 | J R6 J"
+    v = check_turn(before, after, "R7 R6 J", rules="sabra")
+    assert v.legal, v.summary()
+    assert texts(before, after, v) == ["add R7 to R4 R5 R6", "lay J R6 J (J from R4 R5 R6 J)"]
+    # both jokers of R3 R4 R5 J J swapped for the rack's R6 and R7 and laid in new sets;
+    # K5 O5 R5 J shares R5 and one joker with R3 R4 R5 J J, less than R3 R4 R5 R6 R7 does
+    # (R3 R4 R5): the run keeps its R5, the rack's R5 goes to the new set
+    before = "R3 R4 R5 J J | B1 B2 B3"
+    after = "R3 R4 R5 R6 R7 | K5 O5 R5 J | K9 K10 J | B1 B2 B3"
+    v = check_turn(before, after, "R6 R7 R5 K5 O5 K9 K10", rules="sabra")
+    assert v.legal, v.summary()
+    assert texts(before, after, v) == [
+        "swap the joker in R3 R4 R5 J J for your R6, then lay it with K5 O5 R5",
+        "swap the joker in R3 R4 R5 J J for your R7, then lay it with K9 K10"]
