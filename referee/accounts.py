@@ -129,6 +129,7 @@ class _Search:
         self.before, self.after, self.rules, self.opened = before, after, rules, opened
         self.bread, self.aread = before_readings, after_readings
         self.bj = bj
+        self._homes: dict = {}  # before meld -> the after meld holding most of it (_home)
         self.aj = [(a, p) for a, m in enumerate(after) for p, t in enumerate(m) if t.is_joker]
         self.jmelds_b = sorted({b for b, _ in bj})
         self.jmelds_a = sorted({a for a, _ in self.aj})
@@ -170,7 +171,7 @@ class _Search:
     def _home(self, b):
         """The meld after holding most of the numbered tiles of meld ``b`` before (the first
         on a tie); None for the rack, or for a meld none of whose tiles lie after."""
-        homes = self.__dict__.setdefault("_homes", {})
+        homes = self._homes
         if b not in homes:
             homes[b] = None
             if b >= 0:
