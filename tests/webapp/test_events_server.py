@@ -141,6 +141,42 @@ def test_a_reconnecting_phone_gets_what_it_missed(live):
     assert status == 404
 
 
+def test_what_a_phone_missed_comes_in_the_order_it_happened_whatever_the_database_reads(
+        sqlite_app):
+    """The changes a reconnecting phone missed come once each, in the order they were made
+    (their versions), whatever order the database would hand the rows back in: a query with
+    no ORDER BY has none (SQLite's ``reverse_unordered_selects``, on here, reads such rows
+    backwards, as another plan or database may)."""
+    from sqlalchemy import event
+
+    engine = sqlite_app.extensions["rummiref"]["engine"]
+
+    def unordered_backwards(dbapi_connection, _record):
+        dbapi_connection.execute("PRAGMA reverse_unordered_selects = ON")
+
+    event.listen(engine, "connect", unordered_backwards)
+    engine.dispose()                                   # every connection from now on
+    with LiveServer(sqlite_app) as server:
+        gid, auth = create(server.url)
+        for n in range(1, 4):                          # versions 2, 3, 4
+            status, _, _ = http_request(f"{server.url}/api/games/{gid}/rounds", "POST",
+                                        {"winner": "Ann", "racks": {"Ben": n, "Cy": 1}}, auth)
+            assert status == 201
+        viewer = SSEClient(f"{server.url}/api/games/{gid}/events",
+                           headers={"Last-Event-ID": "1"})
+        try:
+            missed = [viewer.next_event(5) for _ in range(3)]
+            assert [(ev["event"], ev["id"], ev["data"]["round"]["number"]) for ev in missed] == [
+                ("round-added", "2", 1), ("round-added", "3", 2), ("round-added", "4", 3)]
+            # nothing sent twice: the next event is the next change
+            http_request(f"{server.url}/api/games/{gid}/rounds", "POST",
+                         {"winner": "Ben", "racks": {"Ann": 1, "Cy": 1}}, auth)
+            ev = viewer.next_event(5)
+            assert (ev["event"], ev["id"]) == ("round-added", "5")
+        finally:
+            viewer.close()
+
+
 def test_updates_cross_server_processes(make_app):
     """Two servers on one database (as with several worker processes): a round entered on one
     reaches a phone listening on the other within a second (the database poll path)."""
