@@ -199,6 +199,34 @@ def test_updates_cross_server_processes(make_app):
             viewer.close()
 
 
+def test_a_stream_reads_its_log_again_within_its_reread_time_however_slow_the_poll(
+        make_app, monkeypatch):
+    """A stream never waits longer than ``REREAD_SECONDS`` before reading its game's event log
+    again, woken or not: with the poll for other servers' changes set slower than that (here a
+    minute), a round entered on another server still reaches the phone within that time (here
+    made 0.3 s, not the shipped 5 s, to keep the test short; the heartbeat is 15 s)."""
+    from webapp import events
+
+    monkeypatch.setattr(events, "REREAD_SECONDS", 0.3)
+    writer = make_app().test_client()                  # another server process
+    app = make_app(SSE_POLL_INTERVAL=60.0)
+    game = new_game(writer)
+    gid = game["id"]
+    with LiveServer(app) as server:
+        viewer = SSEClient(f"{server.url}/api/games/{gid}/events")
+        try:
+            viewer.wait_for("hello")
+            t0 = time.monotonic()
+            r = writer.post(f"/api/games/{gid}/rounds", headers=game["headers"],
+                            json={"winner": "Ann", "racks": {"Ben": 1, "Cy": 1}})
+            assert r.status_code == 201, r.get_json()
+            ev = viewer.wait_for("round-added", timeout=3)
+            assert ev["data"]["round"]["number"] == 1
+            assert time.monotonic() - t0 < 2.0
+        finally:
+            viewer.close()
+
+
 def test_too_many_streams_get_busy_and_retry_later(make_app):
     app = make_app(SSE_MAX_STREAMS=1)
     with LiveServer(app) as server:
