@@ -213,6 +213,8 @@ def stream(broker: Broker, game_id: str, after: Optional[int], hello: Optional[d
             if now - last_sent >= heartbeat:
                 yield ": ping\n\n"
                 last_sent = now
-            woken = broker.wait(game_id, last, min(heartbeat, deadline - now, REREAD_SECONDS))
+            # until the next ping is due (the heartbeat counts from the last thing sent)
+            woken = broker.wait(game_id, last,
+                                min(last_sent + heartbeat - now, deadline - now, REREAD_SECONDS))
     finally:
         broker.unsubscribe(game_id)

@@ -550,6 +550,46 @@ def test_an_idle_stream_gets_a_ping_and_a_busy_one_none(make_app):
             viewer.close()
 
 
+def test_an_idle_stream_pings_every_heartbeat_and_reads_its_log_every_reread_time(app,
+                                                                                 monkeypatch):
+    """An idle stream sends its ping ``SSE_HEARTBEAT_SECONDS`` after the last thing it sent
+    (a proxy that cuts connections idle for longer than that must see one in time), even
+    where that is not a whole number of the waits between its reads of the log; and it never
+    waits longer than ``REREAD_SECONDS`` between two reads. Here a heartbeat of 7 s and the
+    shipped 5 s: the stream's clock is made, and the broker's waits time out at once, each
+    moving the clock on by what it was asked to wait."""
+    from webapp import events
+
+    clock = [1000.0]
+    fake_time = type("Time", (), {"monotonic": staticmethod(lambda: clock[0]),
+                                  "sleep": staticmethod(time.sleep)})
+    monkeypatch.setattr(events, "time", fake_time)
+    waits: list[float] = []
+
+    class Idle(events.Broker):
+        def wait(self, game_id, after, timeout):       # nothing new, ever
+            waits.append(timeout)
+            clock[0] += timeout
+            return False
+
+    broker = Idle(app.extensions["rummiref"]["engine"], poll_interval=60.0)
+    game = new_game(app.test_client())
+    body = events.stream(broker, game["id"], None, game["data"], 1, max_seconds=300.0,
+                         heartbeat=7.0)
+    pings = []
+    try:
+        for chunk in body:
+            if chunk.startswith(":"):
+                pings.append(clock[0] - 1000.0)
+                if len(pings) == 3:
+                    break
+    finally:
+        body.close()
+        broker.close()
+    assert pings == [7.0, 14.0, 21.0]
+    assert max(waits) == events.REREAD_SECONDS == 5.0
+
+
 def test_an_idle_stream_reads_only_the_event_log_not_whether_its_game_is_gone(make_app):
     """Each open stream costs the database a read of the event log per wake-up (a change,
     or a heartbeat while idle). Whether its game still exists is asked only when it is
