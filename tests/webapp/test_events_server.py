@@ -560,8 +560,14 @@ def test_an_idle_stream_pings_every_heartbeat_and_reads_its_log_every_reread_tim
     moving the clock on by what it was asked to wait."""
     from webapp import events
 
-    clock = [1000.0]
-    fake_time = type("Time", (), {"monotonic": staticmethod(lambda: clock[0]),
+    clock, reads = [1000.0], [0]
+
+    def monotonic():
+        reads[0] += 1      # a stream that never waits would read the clock for ever
+        assert reads[0] < 1000, "the stream loops without waiting"
+        return clock[0]
+
+    fake_time = type("Time", (), {"monotonic": staticmethod(monotonic),
                                   "sleep": staticmethod(time.sleep)})
     monkeypatch.setattr(events, "time", fake_time)
     waits: list[float] = []
