@@ -10,13 +10,14 @@ row lie apart, while a rack's or a loosely laid row's tiles are spaced alike (ea
 ``MAX_GAP``) and stay one line.
 A meld is ordered as laid: left to right as its tiles
 are read (tiles of a meld lying upside down for the camera are ordered from the reader's
-right to left, as the player across the table laid them).
+right to left, as the player across the table laid them); a meld with as many tiles each way
+up is listed as the photo is read.
 
 Sanity checks (:func:`sanity_check`) flag tiles, they never change them: a low-confidence
 tile that makes its meld invalid where another likely reading would make it valid ("R8 read
 at 0.58; as R7 the run would be valid"), a third copy of a tile or a third joker on the
-table, a tile lying the other way up from the rest of its meld, and any tile read with low
-confidence.
+table, a tile lying the other way up from most of the rest of its meld (in a meld with as many
+tiles each way up, every tile), and any tile read with low confidence.
 """
 
 from __future__ import annotations
@@ -100,22 +101,29 @@ def group_melds(corners: list[np.ndarray]) -> list[list[int]]:
         groups.setdefault(find(i), []).append(i)
     melds = []
     for members in groups.values():
-        melds += _cut_at_wide_gaps(_laid_order(members, frames), frames)
+        melds += _cut_at_wide_gaps(_laid_order(members, frames, corners), frames)
     # table order: as a person reads the table, by each meld's first tile
     rank = {i: k for k, i in enumerate(reading_order(corners))}
     melds.sort(key=lambda m: rank[m[0]])
     return melds
 
 
-def _laid_order(members: list[int], frames) -> list[int]:
+def _laid_order(members: list[int], frames, corners) -> list[int]:
     if len(members) == 1:
         return members
     r0 = frames[members[0]][1]
     signs = [1 if float(frames[i][1] @ r0) >= 0 else -1 for i in members]
-    # majority reading direction decides (a tile misread upside down does not reorder)
-    major = 1 if sum(signs) >= 0 else -1
-    r = sum(frames[i][1] * s for i, s in zip(members, signs)) * major
-    return sorted(members, key=lambda i: float(frames[i][0] @ r))
+    # the tiles' reading directions, each counted the way the first member reads
+    r = sum(frames[i][1] * s for i, s in zip(members, signs))
+    laid = sorted(members, key=lambda i: float(frames[i][0] @ r))
+    tally = sum(signs)
+    if tally == 0:
+        # as many tiles each way up: neither way is the meld's, so it is listed as the photo
+        # is read (from its end first in reading order), whatever order the tiles came in
+        order = reading_order([corners[i] for i in laid])
+        return laid if order.index(0) < order.index(len(laid) - 1) else laid[::-1]
+    # the way most of its tiles read decides (a tile misread upside down does not reorder)
+    return laid if tally > 0 else laid[::-1]
 
 
 def _gap(i: int, j: int, frames) -> float:
@@ -196,14 +204,14 @@ def sanity_check(reading: Reading, rules=None, uncertain_below: float = 0.75
             for i in idx[:n - limit]:
                 flag(i, f"{n} {what} on the table; a set has {limit}: one is misread",
                      [a for a, _ in tiles[i].alternatives[:2]])
-    # 3. a tile turned the other way from the rest of its meld (a 6 upside down is a 9)
+    # 3. a tile turned the other way from most of the rest of its meld (a 6 upside down is a
+    # 9); where as many lie each way up, every tile is, and which are misread nothing says
     for meld in reading.melds:
         if len(meld) < 3:
             continue
         ups = [tiles[i].upside_down for i in meld]
-        major = sum(ups) * 2 > len(ups)
         for i, u in zip(meld, ups):
-            if u != major:
+            if ups.count(not u) * 2 > len(ups) - 1:
                 t = tiles[i]
                 flip = {"6": "9", "9": "6"}.get(t.tile[1:])
                 alt = [t.tile[0] + flip] if flip else []

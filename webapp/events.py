@@ -33,6 +33,10 @@ from .models import Game, GameEvent
 #: the version a game deleted by another process is given: above every version a stream has
 #: sent, so its streams wake and find it gone
 _GONE = float("inf")
+#: The longest a stream waits (seconds) before it reads its game's event log again, woken or
+#: not: a change made on another server reaches the phone this late at most however slow the
+#: poll (``SSE_POLL_INTERVAL``), and one whose wake-up were ever missed, too.
+REREAD_SECONDS = 5.0
 
 
 class Broker:
@@ -209,6 +213,8 @@ def stream(broker: Broker, game_id: str, after: Optional[int], hello: Optional[d
             if now - last_sent >= heartbeat:
                 yield ": ping\n\n"
                 last_sent = now
-            woken = broker.wait(game_id, last, min(heartbeat, deadline - now, 5.0))
+            # until the next ping is due (the heartbeat counts from the last thing sent)
+            woken = broker.wait(game_id, last,
+                                min(last_sent + heartbeat - now, deadline - now, REREAD_SECONDS))
     finally:
         broker.unsubscribe(game_id)

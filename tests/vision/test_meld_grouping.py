@@ -252,6 +252,28 @@ def test_a_meld_is_ordered_the_way_most_of_its_tiles_are_read(upside_down):
     assert meld_of(five, {"R4", "R6"}, ["R4", "R7", "R3", "R6", "R5"]) == five
 
 
+@pytest.mark.parametrize("names, upside_down", [
+    (["R3", "R4", "R5", "R6"], {"R3", "R5"}),     # the leftmost tile upside down
+    (["R3", "R4", "R5", "R6"], {"R4", "R6"}),
+    (["R3", "R4", "R5", "R6"], {"R3", "R4"}),
+    (["K7", "B7"], {"K7"}),                        # a meld being laid, one tile each way
+    (["K7", "B7"], {"B7"}),
+])
+def test_a_meld_with_as_many_tiles_each_way_up_is_listed_as_the_photo_is_read(names,
+                                                                               upside_down):
+    """Half of a meld's tiles read upside down: no way up is the meld's (it is laid one way,
+    and half its tiles are misread, which half nothing says), so it is listed as the photo is
+    read, left to right, whichever tile was found first and whichever tiles lie which way."""
+    import itertools
+
+    xs = dict(zip(names, range(100, 100 + 72 * len(names), 72)))
+    for listed in itertools.permutations(names):
+        tiles = [_turned(xs[t], 100, t, 4.0 - 3.0 * k, upside_down=t in upside_down)
+                 for k, t in enumerate(listed)]
+        [meld] = group_melds([t.corners for t in tiles])
+        assert [tiles[i].tile for i in meld] == names, listed
+
+
 def _rows(*rows):
     """A reading of melds laid in rows 200 px apart: each row a list of (tile, confidence,
     alternatives[, upside down])."""
@@ -335,6 +357,25 @@ def test_the_tile_turned_from_the_majority_of_its_meld_is_flagged():
                      3: "R6 lies the other way up from the rest of its meld (upside down it "
                         "reads R9)",
                      7: "K5 lies the other way up from the rest of its meld"}
+
+
+def test_in_a_meld_with_as_many_tiles_each_way_up_every_tile_is_flagged():
+    """Four tiles, two read upside down: each lies the other way up from two of the three
+    others, and which two are misread nothing says, so a person is asked to look at all four
+    (a 6 or a 9 with what it reads upside down); in a meld of five with two turned round the
+    three that agree are not flagged."""
+    r = _rows([("R6", 0.99, [], True), ("R7", 0.99, []), ("R8", 0.99, [], True),
+               ("R9", 0.99, [])],
+              [("K3", 0.99, [], True), ("K4", 0.99, []), ("K5", 0.99, []),
+               ("K6", 0.99, [], True), ("K7", 0.99, [])])
+    flags = {u.index: (u.reason, u.alternatives) for u in sanity_check(r)}
+    way = "lies the other way up from the rest of its meld"
+    assert flags == {0: (f"R6 {way} (upside down it reads R9)", ["R9"]),
+                     1: (f"R7 {way}", []),
+                     2: (f"R8 {way}", []),
+                     3: (f"R9 {way} (upside down it reads R6)", ["R6"]),
+                     4: (f"K3 {way}", []),
+                     7: (f"K6 {way} (upside down it reads K9)", ["K9"])}
 
 
 def test_a_tile_read_at_the_doubt_threshold_is_not_in_doubt():

@@ -62,6 +62,47 @@ def test_a_closeups_big_tiles_are_found_whole(reader, seed):
             rect_from_points(corners)[2], rel=0.2)
 
 
+class _LessSure:
+    """A finder (an ONNX session's ``run``) less sure of everything than the shipped one: its
+    heat ``factor`` times the shipped finder's, on every look at every size."""
+
+    def __init__(self, session, factor: float):
+        self.session, self.factor = session, factor
+
+    def run(self, names, feeds):
+        out = [o.copy() for o in self.session.run(names, feeds)]
+        heat = 1.0 / (1.0 + np.exp(-out[0][:, 0].astype(np.float64)))
+        p = heat * self.factor
+        out[0][:, 0] = np.log(p / (1.0 - p))
+        return out
+
+
+def test_a_close_up_is_found_whole_at_the_readers_own_threshold(reader):
+    """``detect_threshold`` is the heat a find needs, on every look the reader takes: a finder
+    less sure of everything (its heat 0.45 times the shipped one's, so that nothing reaches
+    0.5: a tile set it knows less well), in a reader built with a threshold to match (0.45
+    times 0.5), finds a close-up's tiles as the shipped finder does at 0.5, each whole, also
+    where the photo is looked at again scaled down."""
+    from vision.geometry import rect_from_points
+    from vision.synth import render_closeup
+
+    img, labels = render_closeup("R3 K11 B8", seed=0, size=(1000, 750), fraction=0.2,
+                                 edition=edition("classic"))
+    shipped = sorted(reader.detect(img), key=lambda d: tuple(d["centre"]))
+    less = Reader(detect_threshold=0.45 * 0.5)
+    less.finder = _LessSure(less.finder, 0.45)
+    found = sorted(less.detect(img), key=lambda d: tuple(d["centre"]))
+    assert len(found) == len(shipped)
+    for d, s in zip(found, shipped):
+        assert np.hypot(*(d["centre"] - s["centre"])) < 1.0
+        assert (d["long"], d["short"]) == pytest.approx((s["long"], s["short"]), rel=0.01)
+    # each tile drawn is found whole (the first look found only its middle)
+    for _, corners in labels:
+        centre, _, long, _ = rect_from_points(corners)
+        d = min(found, key=lambda d: np.hypot(*(d["centre"] - centre)))
+        assert d["long"] == pytest.approx(long, rel=0.2)
+
+
 def test_the_close_up_look_replaces_a_find_only_by_the_whole_tile_it_lies_in():
     """Each find of the usual look takes the outline of the scaled-down look's find whose tile
     it lies in: that find's centre within half its width, and at most twice as long (the

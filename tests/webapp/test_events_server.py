@@ -141,6 +141,42 @@ def test_a_reconnecting_phone_gets_what_it_missed(live):
     assert status == 404
 
 
+def test_what_a_phone_missed_comes_in_the_order_it_happened_whatever_the_database_reads(
+        sqlite_app):
+    """The changes a reconnecting phone missed come once each, in the order they were made
+    (their versions), whatever order the database would hand the rows back in: a query with
+    no ORDER BY has none (SQLite's ``reverse_unordered_selects``, on here, reads such rows
+    backwards, as another plan or database may)."""
+    from sqlalchemy import event
+
+    engine = sqlite_app.extensions["rummiref"]["engine"]
+
+    def unordered_backwards(dbapi_connection, _record):
+        dbapi_connection.execute("PRAGMA reverse_unordered_selects = ON")
+
+    event.listen(engine, "connect", unordered_backwards)
+    engine.dispose()                                   # every connection from now on
+    with LiveServer(sqlite_app) as server:
+        gid, auth = create(server.url)
+        for n in range(1, 4):                          # versions 2, 3, 4
+            status, _, _ = http_request(f"{server.url}/api/games/{gid}/rounds", "POST",
+                                        {"winner": "Ann", "racks": {"Ben": n, "Cy": 1}}, auth)
+            assert status == 201
+        viewer = SSEClient(f"{server.url}/api/games/{gid}/events",
+                           headers={"Last-Event-ID": "1"})
+        try:
+            missed = [viewer.next_event(5) for _ in range(3)]
+            assert [(ev["event"], ev["id"], ev["data"]["round"]["number"]) for ev in missed] == [
+                ("round-added", "2", 1), ("round-added", "3", 2), ("round-added", "4", 3)]
+            # nothing sent twice: the next event is the next change
+            http_request(f"{server.url}/api/games/{gid}/rounds", "POST",
+                         {"winner": "Ben", "racks": {"Ann": 1, "Cy": 1}}, auth)
+            ev = viewer.next_event(5)
+            assert (ev["event"], ev["id"]) == ("round-added", "5")
+        finally:
+            viewer.close()
+
+
 def test_updates_cross_server_processes(make_app):
     """Two servers on one database (as with several worker processes): a round entered on one
     reaches a phone listening on the other within a second (the database poll path)."""
@@ -159,6 +195,34 @@ def test_updates_cross_server_processes(make_app):
                 took = time.monotonic() - t0
                 assert took < 1.0, f"took {took:.3f} s"
                 assert ev["data"]["round"]["number"] == n
+        finally:
+            viewer.close()
+
+
+def test_a_stream_reads_its_log_again_within_its_reread_time_however_slow_the_poll(
+        make_app, monkeypatch):
+    """A stream never waits longer than ``REREAD_SECONDS`` before reading its game's event log
+    again, woken or not: with the poll for other servers' changes set slower than that (here a
+    minute), a round entered on another server still reaches the phone within that time (here
+    made 0.3 s, not the shipped 5 s, to keep the test short; the heartbeat is 15 s)."""
+    from webapp import events
+
+    monkeypatch.setattr(events, "REREAD_SECONDS", 0.3)
+    writer = make_app().test_client()                  # another server process
+    app = make_app(SSE_POLL_INTERVAL=60.0)
+    game = new_game(writer)
+    gid = game["id"]
+    with LiveServer(app) as server:
+        viewer = SSEClient(f"{server.url}/api/games/{gid}/events")
+        try:
+            viewer.wait_for("hello")
+            t0 = time.monotonic()
+            r = writer.post(f"/api/games/{gid}/rounds", headers=game["headers"],
+                            json={"winner": "Ann", "racks": {"Ben": 1, "Cy": 1}})
+            assert r.status_code == 201, r.get_json()
+            ev = viewer.wait_for("round-added", timeout=3)
+            assert ev["data"]["round"]["number"] == 1
+            assert time.monotonic() - t0 < 2.0
         finally:
             viewer.close()
 
@@ -484,6 +548,52 @@ def test_an_idle_stream_gets_a_ping_and_a_busy_one_none(make_app):
             assert (ev["event"], ev["id"]) == ("round-added", "4")
         finally:
             viewer.close()
+
+
+def test_an_idle_stream_pings_every_heartbeat_and_reads_its_log_every_reread_time(app,
+                                                                                 monkeypatch):
+    """An idle stream sends its ping ``SSE_HEARTBEAT_SECONDS`` after the last thing it sent
+    (a proxy that cuts connections idle for longer than that must see one in time), even
+    where that is not a whole number of the waits between its reads of the log; and it never
+    waits longer than ``REREAD_SECONDS`` between two reads. Here a heartbeat of 7 s and the
+    shipped 5 s: the stream's clock is made, and the broker's waits time out at once, each
+    moving the clock on by what it was asked to wait."""
+    from webapp import events
+
+    clock, reads = [1000.0], [0]
+
+    def monotonic():
+        reads[0] += 1      # a stream that never waits would read the clock for ever
+        assert reads[0] < 1000, "the stream loops without waiting"
+        return clock[0]
+
+    fake_time = type("Time", (), {"monotonic": staticmethod(monotonic),
+                                  "sleep": staticmethod(time.sleep)})
+    monkeypatch.setattr(events, "time", fake_time)
+    waits: list[float] = []
+
+    class Idle(events.Broker):
+        def wait(self, game_id, after, timeout):       # nothing new, ever
+            waits.append(timeout)
+            clock[0] += timeout
+            return False
+
+    broker = Idle(app.extensions["rummiref"]["engine"], poll_interval=60.0)
+    game = new_game(app.test_client())
+    body = events.stream(broker, game["id"], None, game["data"], 1, max_seconds=300.0,
+                         heartbeat=7.0)
+    pings = []
+    try:
+        for chunk in body:
+            if chunk.startswith(":"):
+                pings.append(clock[0] - 1000.0)
+                if len(pings) == 3:
+                    break
+    finally:
+        body.close()
+        broker.close()
+    assert pings == [7.0, 14.0, 21.0]
+    assert max(waits) == events.REREAD_SECONDS == 5.0
 
 
 def test_an_idle_stream_reads_only_the_event_log_not_whether_its_game_is_gone(make_app):
