@@ -92,7 +92,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "referee/opening.py"],
         ["tests/referee/test_solver.py", "tests/referee/test_cases_solver.py",
          "tests/referee/test_solver_properties.py", "tests/referee/test_cli.py",
-         "tests/referee/test_opening.py", "tests/referee/test_search_floor.py"],
+         "tests/referee/test_opening.py", "tests/referee/test_search_floor.py",
+         "tests/referee/test_search_shared_moves.py", "tests/referee/test_search_four_runs.py"],
         []),
     # the search's hot methods (`_Search.value`, `alive`: every state of every solve goes
     # through them, and through mutmut's trampoline with them): referee-search's tests
@@ -101,7 +102,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
     "referee-search-hot": (
         ["referee/search.py"],
         ["tests/referee/test_solver.py", "tests/referee/test_cases_solver.py",
-         "tests/referee/test_solver_properties.py", "tests/referee/test_opening.py"],
+         "tests/referee/test_solver_properties.py", "tests/referee/test_opening.py",
+         "tests/referee/test_search_shared_moves.py"],
         ["referee.search.x\u01c1_Search\u01c1value*", "referee.search.x\u01c1_Search\u01c1alive*"]),
     # hints: the best legal turn, with freed jokers laid in new sets
     "referee-hints": (

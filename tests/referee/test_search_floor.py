@@ -9,7 +9,7 @@ import pytest
 
 from referee import check_meld, get_rules, parse_table
 from referee.opening import rack_weights
-from referee.search import BIG, MAX_NUMBER, NCOL, _count_grid, _lay, _lay_valued
+from referee.search import BIG, MAX_NUMBER, NCOL, _beats_floor, _count_grid, _lay, _lay_valued
 
 from .oracles import brute_best_move
 
@@ -58,3 +58,19 @@ def test_a_search_asked_for_better_than_its_best_answers_none(rack, tiles, point
     assert melds is None
     # and with no floor, the best
     assert _weight(_lay(*args)) == best
+
+
+def test_a_weight_above_the_floor_is_found_past_a_first_arrangement_below_it():
+    """``_beats_floor`` (the hint search's bounds ask it, ``joker_bounds``): "None when the
+    relaxed search lays nothing worth more than ``floor``, else a weight above the floor". K3
+    goes either into the run K1 K2 K3 (002: "three or more, same-colored tiles, in consecutive
+    number order") or into the group K3 B3 O3 (003: "three or four tiles of the same number but
+    in different colours"), not both: 3 tiles either way, 6 or 9 points. Asked for more than
+    the run, the group is there; asked for more than the group, nothing. (The run is what a
+    search reading upward and laying every tile it can meets first.)"""
+    args, best = _problem("K1 K2 K3 B3 O3")
+    assert best == 3 * BIG + 9  # the brute force agrees with the hand count
+    run = 3 * BIG + 1 + 2 + 3
+    got = _beats_floor(*args, run)
+    assert got is not None and run < got <= best
+    assert _beats_floor(*args, best) is None
