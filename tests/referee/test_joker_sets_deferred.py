@@ -93,3 +93,27 @@ def test_two_exchanged_jokers_each_in_a_set_of_its_own_proven_best():
              "B1 O1 R1")
     move = hint_beside_worked_out(table, rack, PRESETS["pressman-1998"], after)
     assert (len(move.placed), move.points) == (8, 56) and move.exact, move.table
+
+
+def test_a_freed_jokers_set_takes_a_table_tile_beside_the_racks_copies_of_the_others():
+    # pressman-1998 (000): B7 replaces the joker of B6 J B8 B9 B10 ("A player with a tile
+    # matching the color and value of a joker may replace the joker with that tile"), and
+    # "The joker must be played that same turn in a set with at least two other tiles from
+    # the player's rack": B10 B11 J B13 (the joker as B12) with the rack's B10 and B13 and
+    # the B11 of the group of four 11s ("Any one tile may be removed from a four-tile
+    # group"); B8 splits the run into B6 B7 B8 and B8 B9 B10 ("Splitting a run"): 4 tiles,
+    # 38 points. B13 lies only beside the joker (no B12 anywhere, no other 13), in a set
+    # with two rack tiles: with the run's B10 it would hold one. R8 R9 need the same joker
+    # (no R7 or R10) or both groups R8 O8 B8 and R9 O9 B9 (O8 alone would leave O9 on its
+    # own), which take the run's only B9 and strand its B10; so no turn lays five, and of
+    # four, J R8 R9 with B7 and B8 or B10 brings 34 points at most. The set holds a tile
+    # only the table has (B11) and one the run and the rack both hold (B10): tried with
+    # the table's copies first it is no legal set, and tried again it must take only the
+    # rack's B10 from the rack, B11 still from the table, or the 32-point J R8 R9 turn is
+    # the hint. The brute force of test_hints gives (4, 38) (21 s under load: run once by
+    # hand, not in this test).
+    table = "B6 J B8 B9 B10 | O5 O6 O7 O8 O9 | B11 O11 R11 K11"
+    rack = "B7 R8 R9 B8 B10 B13"
+    after = "B6 B7 B8 | B8 B9 B10 | B10 B11 J B13 | O5 O6 O7 O8 O9 | K11 O11 R11"
+    move = hint_beside_worked_out(table, rack, PRESETS["pressman-1998"], after)
+    assert (len(move.placed), move.points) == (4, 38) and move.exact, move.table
