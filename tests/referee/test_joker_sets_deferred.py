@@ -117,3 +117,24 @@ def test_a_freed_jokers_set_takes_a_table_tile_beside_the_racks_copies_of_the_ot
     after = "B6 B7 B8 | B8 B9 B10 | B10 B11 J B13 | O5 O6 O7 O8 O9 | K11 O11 R11"
     move = hint_beside_worked_out(table, rack, PRESETS["pressman-1998"], after)
     assert (len(move.placed), move.points) == (4, 38) and move.exact, move.table
+
+
+def test_a_freed_jokers_set_laid_on_its_retry_leaves_nothing_unsettled():
+    # pressman-1998 (000), the table of the test before and a B11 more on the rack: B7
+    # replaces the joker, which goes to B10 B11 J B13 (the joker as B12) with two rack
+    # tiles, the rack's B10 and B13 ("in a set with at least two other tiles from the
+    # player's rack"); B8 splits the run (B6 B7 B8 and B8 B9 B10) and the rack's B11 ends
+    # B8 B9 B10 B11; the group's B11 (or the rack's) lies in the set: 5 tiles, 49 points.
+    # B13 lies only beside the joker; R8 R9 need it too, or both groups R8 O8 B8 and
+    # R9 O9 B9, which take the run's only B9 and leave a B10 and a B11 with no run (no
+    # B12 but the joker), as does R9 O9 B9 alone; so with B13 no R8 or R9, and without it
+    # J R8 R9, B7 and two of B8 B10 B11 (43 points at most: the rack's B10 and B11
+    # together need the joker beside them). The set's tiles lie on the table and the rack both, so it is
+    # tried again with the rack's copies, and that try lays this turn: nothing is left
+    # unsettled and the hint is proven. The brute force of test_hints gives (5, 49) (84 s
+    # under load: run once by hand, not in this test).
+    table = "B6 J B8 B9 B10 | O5 O6 O7 O8 O9 | B11 O11 R11 K11"
+    rack = "B7 R8 R9 B8 B10 B13 B11"
+    after = "B6 B7 B8 | B8 B9 B10 B11 | B10 B11 J B13 | O5 O6 O7 O8 O9 | K11 O11 R11"
+    move = hint_beside_worked_out(table, rack, PRESETS["pressman-1998"], after)
+    assert (len(move.placed), move.points) == (5, 49) and move.exact, move.table
