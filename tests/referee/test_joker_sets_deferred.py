@@ -138,3 +138,27 @@ def test_a_freed_jokers_set_laid_on_its_retry_leaves_nothing_unsettled():
     after = "B6 B7 B8 | B8 B9 B10 B11 | B10 B11 J B13 | O5 O6 O7 O8 O9 | K11 O11 R11"
     move = hint_beside_worked_out(table, rack, PRESETS["pressman-1998"], after)
     assert (len(move.placed), move.points) == (5, 49) and move.exact, move.table
+
+
+def test_two_freed_jokers_each_in_a_set_of_its_own_when_the_proof_lists_no_second_set():
+    # sabra (003): R6 takes the place of the joker of R3 R4 R5 J R7 and B10 that of
+    # B7 B8 B9 J ("A joker can be retrieved from a set by placing it with a tile of the
+    # same numerical value and colour it represents"), and each "must be used in the
+    # player's same turn as part of a new set": J O9 O10 with the rack's O9 O10, and
+    # B7 J B9 with the run's B7 and the rack's B9 (a tile from another meld). The red tiles
+    # make R3 R4 R5 R6 R7 R8 and R3 R4 R5, the blue ones B4 B5 B6 and B8 B9 B10, the
+    # orange run stays: 9 tiles, 64 points; the rack's R7 is left. Worked out by hand (10
+    # rack tiles: the brute force of test_hints would not finish): no third colour of any
+    # number 3-10 is on the table or the rack but beside a joker, so each colour lies in
+    # runs or in a group with a joker. The red tiles hold two R7s and one R6, the blue ones
+    # two B9s (beside one B8 and one B10), the orange ones two O10s (beside one O9 and one
+    # O11): each colour needs a joker of its own, and the two jokers serve two colours at
+    # most (B9 O9 J leaves the second O10 alone, B10 O10 J the second B9, R7 B7 J breaks
+    # the blue runs), so the whole rack cannot be laid. Of nine, only leaving the rack's R7
+    # spares a colour its joker (leaving R3, R4, R5, R6 or R8 keeps two R7s), so 64 points
+    # (71 less 7) is the most; leaving B9 or O10 lays 62 or 61.
+    table = "B7 B8 B9 J | R3 R4 R5 J R7 | B4 B5 B6 | O10 O11 O12 O13"
+    rack = "B10 R6 O9 O10 R4 R5 R7 R8 B9 R3"
+    after = "B8 B9 B10 | R3 R4 R5 R6 R7 R8 | J O9 O10 | B7 J B9 | B4 B5 B6 | O10 O11 O12 O13 | R3 R4 R5"
+    move = hint_beside_worked_out(table, rack, PRESETS["sabra"], after)
+    assert (len(move.placed), move.points) == (9, 64) and move.exact, move.table
