@@ -15,6 +15,8 @@ the player's rack or from the table. [...] A joker that has been replaced must b
 the player's same turn as part of a new set."
 """
 
+import pytest
+
 from referee import PRESETS, parse_table
 from tests.referee.test_hints import brute_best, hint_beside_worked_out
 
@@ -162,3 +164,23 @@ def test_two_freed_jokers_each_in_a_set_of_its_own_when_the_proof_lists_no_secon
     after = "B8 B9 B10 | R3 R4 R5 R6 R7 R8 | J O9 O10 | B7 J B9 | B4 B5 B6 | O10 O11 O12 O13 | R3 R4 R5"
     move = hint_beside_worked_out(table, rack, PRESETS["sabra"], after)
     assert (len(move.placed), move.points) == (9, 64) and move.exact, move.table
+
+
+@pytest.mark.parametrize("preset", ["sabra", "tournament"])
+def test_two_freed_jokers_each_in_a_set_of_its_own_lay_the_whole_rack_past_the_lists_caps(preset):
+    # The table of the test before with R9 R10 R11 more: the rack's R7 R8 now lie before
+    # it (R7 R8 R9 R10 R11), so the whole rack is laid, 10 tiles, 71 points, the most any
+    # turn can lay. R6 and B10 take the jokers' places and each joker ends in a new set
+    # (003: "The tile used to replace the joker can come from the player's rack or from the
+    # table. [...] A joker that has been replaced must be used in the player's same turn as
+    # part of a new set"; the tournament rule of 004 is for "a group of three tiles"):
+    # J O9 O10 and B7 J B9. Each freed joker has more than 100 new sets here (and both
+    # together more than 300), so no list made before the pairs of sets holds all of the
+    # first joker's: the pairs must still list them from the table's melds.
+    table = "B7 B8 B9 J | R3 R4 R5 J R7 | B4 B5 B6 | O10 O11 O12 O13 | R9 R10 R11"
+    rack = "B10 R6 O9 O10 R4 R5 R7 R8 B9 R3"
+    after = ("B8 B9 B10 | R3 R4 R5 R6 R7 | J O9 O10 | B7 J B9 | B4 B5 B6 | O10 O11 O12 O13 | "
+             "R3 R4 R5 | R7 R8 R9 R10 R11")
+    move = hint_beside_worked_out(table, rack, PRESETS[preset], after)
+    assert sorted(map(str, move.placed)) == sorted(rack.split()) and move.points == 71
+    assert move.exact is True
