@@ -131,10 +131,10 @@ def test_a_freed_jokers_set_laid_on_its_retry_leaves_nothing_unsettled():
     # R9 O9 B9, which take the run's only B9 and leave a B10 and a B11 with no run (no
     # B12 but the joker), as does R9 O9 B9 alone; so with B13 no R8 or R9, and without it
     # J R8 R9, B7 and two of B8 B10 B11 (43 points at most: the rack's B10 and B11
-    # together need the joker beside them). The set's tiles lie on the table and the rack both, so it is
-    # tried again with the rack's copies, and that try lays this turn: nothing is left
-    # unsettled and the hint is proven. The brute force of test_hints gives (5, 49) (84 s
-    # under load: run once by hand, not in this test).
+    # together need the joker beside them). The set's tiles lie on the table and the rack
+    # both, so it is tried again with the rack's copies, and that try lays this turn:
+    # nothing is left unsettled and the hint is proven. The brute force of test_hints gives
+    # (5, 49) (84 s under load: run once by hand, not in this test).
     table = "B6 J B8 B9 B10 | O5 O6 O7 O8 O9 | B11 O11 R11 K11"
     rack = "B7 R8 R9 B8 B10 B13 B11"
     after = "B6 B7 B8 | B8 B9 B10 B11 | B10 B11 J B13 | O5 O6 O7 O8 O9 | K11 O11 R11"
@@ -196,10 +196,12 @@ def test_a_freed_jokers_set_holding_the_rack_joker_on_its_retry_keeps_to_two_jok
     # rack cannot be laid: with both jokers at B13, the groups leave a B8 or a B10 of the
     # blue tiles with no run. Of six, dropping B13 (the jokers then in B8 J B10, the freed
     # one with two rack tiles, 000: "in a set with at least two other tiles from the
-    # player's rack", and in R8 R9 J) lays 72 points (the joker counts 30); dropping any
-    # other tile instead leaves the same clash (B13 with both jokers beside the groups, or
-    # R8 alone, whose group would strand O9) or frees no joker (B7). So 6 tiles, 72
-    # points, under every preset. The search tries the freed joker's set B10 J J B13 (with
+    # player's rack", and in R8 R9 J) lays 72 points (the joker counts 30). Dropping
+    # another tile instead leaves the same clash (R8 or the rack's B8: B13 with both jokers
+    # beside the groups), strands O9 (R9: R8's group alone), lays no B13 (the rack's joker:
+    # B13 needs both), puts the run's B10 beside its own joker (the rack's B10: B10 J J B13
+    # would hold a tile of the joker's own meld, no new set, 003: "part of a new set") or
+    # frees no joker (B7). So 6 tiles, 72 points, under every preset. The search tries the freed joker's set B10 J J B13 (with
     # the rack's joker) again with the rack's B10, and must solve the rest with no joker
     # left, not with one more than the game has. The brute force of test_hints gives
     # (6, 72) under each preset (1.4-2.9 s under load: run once by hand, not in this test).
