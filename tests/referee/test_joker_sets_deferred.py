@@ -201,10 +201,11 @@ def test_a_freed_jokers_set_holding_the_rack_joker_on_its_retry_keeps_to_two_jok
     # beside the groups), strands O9 (R9: R8's group alone), lays no B13 (the rack's joker:
     # B13 needs both), puts the run's B10 beside its own joker (the rack's B10: B10 J J B13
     # would hold a tile of the joker's own meld, no new set, 003: "part of a new set") or
-    # frees no joker (B7). So 6 tiles, 72 points, under every preset. The search tries the freed joker's set B10 J J B13 (with
-    # the rack's joker) again with the rack's B10, and must solve the rest with no joker
-    # left, not with one more than the game has. The brute force of test_hints gives
-    # (6, 72) under each preset (1.4-2.9 s under load: run once by hand, not in this test).
+    # frees no joker (B7). So 6 tiles, 72 points, under every preset. The search tries the
+    # freed joker's set B10 J J B13 (with the rack's joker) again with the rack's B10, and
+    # must solve the rest with no joker left, not with one more than the game has. The
+    # brute force of test_hints gives (6, 72) under each preset (1.4-2.9 s under load: run
+    # once by hand, not in this test).
     table, rack = "B6 J B8 B9 B10 | O5 O6 O7 O8 O9", "B7 R8 R9 B8 B10 B13 J"
     after = "B6 B7 B8 B9 B10 | B8 J B10 | O5 O6 O7 O8 O9 | R8 R9 J"
     move = hint_beside_worked_out(table, rack, PRESETS[preset], after)
