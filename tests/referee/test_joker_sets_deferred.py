@@ -161,7 +161,8 @@ def test_two_freed_jokers_each_in_a_set_of_its_own_when_the_proof_lists_no_secon
     # (71 less 7) is the most; leaving B9 or O10 lays 62 or 61.
     table = "B7 B8 B9 J | R3 R4 R5 J R7 | B4 B5 B6 | O10 O11 O12 O13"
     rack = "B10 R6 O9 O10 R4 R5 R7 R8 B9 R3"
-    after = "B8 B9 B10 | R3 R4 R5 R6 R7 R8 | J O9 O10 | B7 J B9 | B4 B5 B6 | O10 O11 O12 O13 | R3 R4 R5"
+    after = ("B8 B9 B10 | R3 R4 R5 R6 R7 R8 | J O9 O10 | B7 J B9 | B4 B5 B6 | O10 O11 O12 O13 | "
+             "R3 R4 R5")
     move = hint_beside_worked_out(table, rack, PRESETS["sabra"], after)
     assert (len(move.placed), move.points) == (9, 64) and move.exact, move.table
 
