@@ -13,7 +13,10 @@ with ``--exact``, also where it finds the same hint but leaves it unproven while
 the real code proves it best (a test asserting ``Move.exact`` there kills it); with
 ``--claims``, also where it calls the same hint proven that the real code leaves unproven and
 the brute force finds a better turn (a wrong proof that comparing with the real code alone
-cannot see; racks of 7 tiles or fewer). A table
+cannot see; racks of 7 tiles or fewer). ``--workdir`` may name the scratch copy of a
+``bench/mutants.py`` run of another target (``referee-search``): its mutants are hunted the
+same way, and with a ``search.py`` mutant named every hint starts from emptied search caches
+(they are process-wide and keyed without the mutant). A table
 printed is a candidate test: its best is then worked out by hand and held to the brute force
 of ``tests/referee/test_hints.py``, never taken from the code.
 
@@ -313,7 +316,19 @@ def main(argv=None) -> int:
 
     signal.signal(signal.SIGALRM, late)
 
+    # search.py's caches (each colour's moves, its run-state tables) are process-wide and
+    # keyed without the mutant: with a search.py mutant named, every hint starts from empty
+    # ones, or the mutant would be handed the real code's moves and the real code its own
+    fresh = any(m.startswith("referee.search.") for m in args.mutants)
+
     def hint(preset, table, rack, mutant):
+        if fresh:
+            from referee import search as _search
+
+            _search._OPTIONS.clear()
+            _search._drop_moves()
+            (_search._STATES, _search._TRANS, _search._CLOSABLE, _search._NEED1,
+             _search._NEED2) = _search._build_states()
         os.environ["MUTANT_UNDER_TEST"] = mutant
         signal.alarm(20)
         try:
