@@ -81,7 +81,8 @@ class NewSets:
         for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1,
                               memo=self.apart):
             place1 = Place(first.tiles, first.use, Counter(), first.rack_jokers, 0)
-            if self._late():
+            # a turn reaching the place's bound ends its sets (no first set beats it either)
+            if self._late() or (self.best is not None and self._best_weight() >= bound):
                 return True
             # the second joker anywhere bounds every second set: one solve can rule out
             # all of them (and one relaxed solve, for every combination of the pattern)
