@@ -6,7 +6,8 @@ an upper bound of every turn through it. Once a turn reaching that bound is foun
 new set of the place can beat it, and the search solves none of them: neither another
 second set for the same first set nor another first set (each first set costs a solve of
 its own, the second joker anywhere). The hint is the same either way; only the solves after
-it are saved.
+it are saved. Two freed jokers are tried in two new sets before one set holding both, so a
+turn of two sets reaching the bound spares those too.
 
 The rule text for ``sabra`` (``shared/rules/`` 003): "A joker can be retrieved from a set by
 placing it with a tile of the same numerical value and colour it represents. The tile used
@@ -56,3 +57,26 @@ def test_a_deferred_places_two_new_sets_stop_at_a_turn_reaching_its_bound(monkey
     assert sorted(map(str, move.placed)) == ["K11", "K7", "O3"]
     assert asked["reached"]  # the best turn was found among two new sets, at the bound
     assert asked["late"] == 0
+
+
+def test_two_new_sets_are_tried_before_one_set_holding_both_jokers(monkeypatch):
+    # The same table and rack: the best turn lays the two freed jokers in two new sets
+    # (K5 J K7, O1 J O3) and reaches the deferred place's bound, so no set holding both
+    # jokers (J J K7, O3 J J, ...: one or two rack tiles at most) is solved after it; they
+    # come second, and the place ends at the turn found among the two sets.
+    table, rack, rules = ("J B11 O11 R11 | O11 J R11 | K2 K3 K4 K5 | R1 O1 B1 K1",
+                          "K7 O8 K11 O3 B12", PRESETS["sabra"])
+    after = "K11 O11 R11 | B11 O11 R11 | K5 J K7 | K2 K3 K4 | O1 J O3 | K1 B1 R1"
+    both = []
+    solve = JokerSearch._solve
+
+    def counted_solve(self, combo, freed, opt_j):
+        new = combo[len(self.jmelds):]
+        if new and sum(t.is_joker for t in new[-1].tiles) == 2:
+            both.append(new[-1].tiles)  # (the rack holds no joker)
+        return solve(self, combo, freed, opt_j)
+
+    monkeypatch.setattr(JokerSearch, "_solve", counted_solve)
+    move = hint_beside_worked_out(table, rack, rules, after)
+    assert (len(move.placed), move.points) == (3, 21) and move.exact, move.table
+    assert both == []
