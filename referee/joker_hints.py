@@ -170,8 +170,11 @@ class JokerSearch(NewSets, PatternProof):
         # bound the best does not reach is proven by its new sets (joker_proof); every other
         # pattern's bound, a staying joker counted as a third copy of its tile included
         # (joker_bounds), is at most the best
-        left = [(p, b) for p, b in unproven.items() if got < (b // BIG, b % BIG)]
-        return self._answer(not left or all(self._proven(p) for p, _ in left))
+        left = [p for p, b in unproven.items() if got < (b // BIG, b % BIG)]
+        # one that is not is enough: a pattern whose proof failed for this best already
+        # (or cannot be tried) is asked first, at no cost, before the proofs that are solves
+        left.sort(key=self._may_prove)
+        return self._answer(all(self._proven(p) for p in left))
 
     def _meeting(self, pattern) -> list:
         """The combinations of places of two joker melds that meet: one place for both
