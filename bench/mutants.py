@@ -132,6 +132,8 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_joker_meeting_places.py", "tests/referee/test_joker_hints_first_best.py",
          "tests/referee/test_joker_places_listed.py", "tests/referee/test_joker_proof_caps.py",
          "tests/referee/test_joker_proof_thirds.py", "tests/referee/test_joker_proof_copies.py",
+         "tests/referee/test_joker_two_sets_stop.py",
+         "tests/referee/test_joker_proof_known_failure.py",
          "tests/referee/test_solver.py::test_every_hint_is_a_legal_turn_under_its_preset",
          "tests/referee/test_cases_solver.py",
          "tests/referee/test_steps.py::"

@@ -26,6 +26,7 @@ from .search import (
     _beats_floor,
     _dead_must,
     _lay_valued,
+    _prune_cells,
     _prune_optional,
 )
 
@@ -186,14 +187,20 @@ class Bounds:
         avail = [t + r if t + r < 4 else 4 for t, r in zip(table, rack)]
         # every optional tile and joker laid cannot beat the best: the search would say so
         # at its first position (what the cells above cost is most of a bound's work)
-        if extra + rack_j * wj + sum(
-                (a - m) * w for a, m, w in zip(avail, must, cell_weight)) <= best:
+        spare = extra + rack_j * wj + sum((a - m) * w for a, m, w in zip(avail, must, cell_weight))
+        if spare <= best:
+            return best
+        pruned = _prune_cells(n, must, avail, freed + rack_j)
+        if pruned is None:
+            return best
+        # the same with the tiles that fit no meld dropped (``_beats_floor`` would ask it
+        # first): no grids are made then
+        for at in pruned[1]:
+            spare -= (avail[at] - must[at]) * cell_weight[at]
+        if spare <= best:
             return best
         must = [must[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
-        avail = [avail[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
-        if _dead_must(n, must, avail, freed + rack_j):
-            return best
-        avail = _prune_optional(n, must, avail, freed + rack_j)
+        avail = [pruned[0][i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
         value = _beats_floor(n, must, avail, weight, freed, rack_j, wj, best - extra,
                              self.leaning)
         return best if value is None else _Above(value + extra)

@@ -22,7 +22,7 @@ from .move import Move, draw_move, move_value, split_rack, with_steps
 from .newsets import new_sets
 from .opening import rack_weights
 from .rules import Rules
-from .search import BIG, MAX_NUMBER, NCOL, Leaning, _dead_must, _lay, _prune_optional
+from .search import BIG, MAX_NUMBER, NCOL, Leaning, _lay, _prune_cells
 from .tiles import JOKER, Meld, Table
 from .turns import TurnVerdict, check_turn
 
@@ -75,6 +75,9 @@ class JokerSearch(NewSets, PatternProof):
         # what a rack tile and a rack joker weigh (read, never changed, by every solve)
         self.weight, self.wj = rack_weights(MAX_NUMBER, rules)
         self.cell_weight = [self.weight[at // NCOL][0] for at in range(MAX_NUMBER * NCOL)]
+        #: every tile of the table and the rack by cell, and what the rack's tiles weigh
+        self.all_cells = [a + b for a, b in zip(self.table_cells, self.rack_cells)]
+        self.rack_weight = sum(k * w for k, w in zip(self.rack_cells, self.cell_weight))
         # the rests are alike: the faster reading stays faster; first, the one starting from
         # the end with fewer tiles
         fewer = Leaning.fewer_first(MAX_NUMBER, [
@@ -167,8 +170,11 @@ class JokerSearch(NewSets, PatternProof):
         # bound the best does not reach is proven by its new sets (joker_proof); every other
         # pattern's bound, a staying joker counted as a third copy of its tile included
         # (joker_bounds), is at most the best
-        left = [(p, b) for p, b in unproven.items() if got < (b // BIG, b % BIG)]
-        return self._answer(not left or all(self._proven(p) for p, _ in left))
+        left = [p for p, b in unproven.items() if got < (b // BIG, b % BIG)]
+        # one that is not is enough: a pattern whose proof failed for this best already
+        # (or cannot be tried) is asked first, at no cost, before the proofs that are solves
+        left.sort(key=self._may_prove)
+        return self._answer(all(self._proven(p) for p in left))
 
     def _meeting(self, pattern) -> list:
         """The combinations of places of two joker melds that meet: one place for both
@@ -397,14 +403,20 @@ class JokerSearch(NewSets, PatternProof):
                 rack_only[cell] = rack_only.get(cell, 0) + k
             own += p.rack_jokers * wj
         must = tc[:]
-        avail = [a + b for a, b in zip(tc, rc)]
+        avail = self.all_cells[:]
+        cell_weight = self.cell_weight
+        # what every optional tile laid weighs: the rack's tiles, less what the places take
+        # (a cell the places leave alone has its rack tiles optional)
+        spare = self.rack_weight
         for cell in use.keys() | rack_only.keys():
             u, r = use.get(cell, 0), rack_only.get(cell, 0)
-            must[cell] = max(0, tc[cell] - u)
-            avail[cell] -= u + r
-            if avail[cell] < must[cell]:
+            must[cell] = m = max(0, tc[cell] - u)
+            avail[cell] = a = avail[cell] - u - r
+            if a < m:
                 return None
-            own += (r + max(0, u - tc[cell])) * weight[cell // NCOL][0]
+            w = cell_weight[cell]
+            own += (r + max(0, u - tc[cell])) * w
+            spare += (a - m - rc[cell]) * w
         # Places of different joker melds, the same set from a run's either end, or two new
         # sets in either order often leave the very same rest: it is solved once. (Its
         # floor below depends on the rest and the best found only.)
@@ -418,19 +430,25 @@ class JokerSearch(NewSets, PatternProof):
         if known is not None and (known[1] is not None or known[0] is None or (
                 floor is not None and floor >= known[0])):
             melds = known[1]  # the best melds, or none worth more than this floor
-        elif floor is not None and opt_j * wj + sum(
-                (a - m) * w for a, m, w in zip(avail, must, self.cell_weight)) <= floor:
+        elif floor is not None and opt_j * wj + spare <= floor:
             # every optional tile and joker laid would not beat the best: no search (the
             # search would stop at its first position and say so)
             melds = None
             self.solved[key] = (floor, melds)
         else:
             melds = None
-            must = [must[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
-            avail = [avail[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
-            if not _dead_must(n, must, avail, freed + opt_j):
-                avail = _prune_optional(n, must, avail, freed + opt_j)
-                melds = _lay(n, must, avail, weight, freed, opt_j, wj, floor, self.leaning)
+            pruned = _prune_cells(n, must, avail, freed + opt_j)
+            if pruned is not None:
+                before, (avail, dropped) = avail, pruned
+                for cell in dropped:
+                    spare -= (before[cell] - avail[cell]) * cell_weight[cell]
+                # the same test with the tiles that fit no meld dropped (``_lay`` would ask
+                # it first and answer None): no grids are made for most of the rests
+                if floor is None or opt_j * wj + spare > floor:
+                    must = [must[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
+                    avail = [avail[i:i + NCOL] for i in range(0, n * NCOL, NCOL)]
+                    melds = _lay(n, must, avail, weight, freed, opt_j, wj, floor,
+                                 self.leaning)
             self.solved[key] = (floor, melds)
         if melds is None:
             return None

@@ -78,6 +78,15 @@ class PatternProof:
             return True
         return False
 
+    def _may_prove(self, pattern) -> bool:
+        """Could :meth:`_proven` still say yes for ``pattern`` without being told no at once
+        (proven already, or a proof to try)? False for an overfull pattern and one whose
+        proof failed for the best found now."""
+        if pattern in self.proven:
+            return True
+        return not (self.best is None or self._overfull(pattern)
+                    or self.proof_tried.get(pattern, -1) >= self._best_weight())
+
     def _prove(self, pattern, best: int) -> bool:
         listed = self._proof_sets(pattern)
         if listed is None:

@@ -4,7 +4,7 @@ A joker exchanged in a place must end the turn in a new set, which the exact sea
 rest cannot see (it knows no origins). A place whose best rest puts a freed joker elsewhere
 is kept aside (deferred); once every place has had that cheap try, each kept place, best
 bound first, lays its freed jokers in every new set they could go into
-(:mod:`referee.newsets`: two jokers in one set, or one set each) and solves the rest again,
+(:mod:`referee.newsets`: one set each, or two jokers in one set) and solves the rest again,
 its tiles taken from the table where it can and, if that is not legal, from the rack where it
 can; a set needing some of each is not tried, and its bound stays unsettled (``untried``)."""
 
@@ -42,9 +42,15 @@ class NewSets:
         return 0, 0
 
     def _new_sets(self, combo, pairs, opt_j, bound) -> bool:
-        """Lay freed jokers in new sets: ``pairs`` lists (jokers, their own melds) to place,
-        first all in one set, then (two jokers from two melds) one set each. True once a
-        turn reaching ``bound`` is found or time ran out."""
+        """Lay freed jokers in new sets: ``pairs`` lists (jokers, their own melds) to place:
+        two jokers from two melds first one set each, then both in one set (or the one
+        joker in its set). True once a turn reaching ``bound`` is found or time ran out.
+        Two sets first: on the full referee bench's fJ#177 the sets holding both jokers
+        (most ending without a state, each a rest set up) took 46 ms before its best turn,
+        two sets, was found; a turn reaching the bound among the two sets ends the place
+        at once. Which of equally good turns comes back may differ with the order."""
+        if len(pairs) == 3 and self._two_sets(combo, pairs[1:], opt_j, bound):
+            return True
         jokers, own = pairs[0]
         table_left, rack_left = self._left(combo)
         for new in new_sets(jokers, opt_j, table_left, rack_left,
@@ -69,9 +75,6 @@ class NewSets:
             if (got is None or not got[1]) and sum(1 for t in strict if table_left[t] > 0) >= 2:
                 # some tiles from the rack, some from the table: not tried
                 self.untried = max(self.untried, bound)
-        if len(pairs) == 3:
-            # two jokers, each in its own new set
-            return self._two_sets(combo, pairs[1:], opt_j, bound)
         return False
 
     def _two_sets(self, combo, pairs, opt_j, bound) -> bool:
@@ -81,7 +84,8 @@ class NewSets:
         for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1,
                               memo=self.apart):
             place1 = Place(first.tiles, first.use, Counter(), first.rack_jokers, 0)
-            if self._late():
+            # a turn reaching the place's bound ends its sets (no first set beats it either)
+            if self._late() or (self.best is not None and self._best_weight() >= bound):
                 return True
             # the second joker anywhere bounds every second set: one solve can rule out
             # all of them (and one relaxed solve, for every combination of the pattern)

@@ -814,6 +814,54 @@ def _prune_optional(n, must, avail, jokers):
     return avail
 
 
+def _prune_cells(n, must, avail, jokers):
+    """:func:`_dead_must` and :func:`_prune_optional` at once, on flat lists by search cell
+    (``v * NCOL + c``, as the hint search keeps its tiles): None when a tile that has to be
+    laid cannot be in any meld of ``avail``, else (``avail`` with the optional tiles that
+    cannot be in any meld dropped, a new list; the cells dropped). The same test as
+    :func:`_could_meld`, for every cell at once: a colour's numbers as the bits of one int
+    (a run: a window of three numbers with at most ``jokers`` missing), a number's colours
+    counted (a group). One pass is the fixed point :func:`_prune_optional` loops to: a meld
+    of three that holds a tile is one for each of its tiles, so no tile of it is dropped
+    and it is still there for the others. The hint search sets up thousands of solves and
+    bounds, most of them ended by this step or the test after it."""
+    if jokers >= 2:
+        return avail[:], ()  # any tile makes a group with two jokers (see _could_meld)
+    end = n * NCOL
+    bits = [0] * NCOL
+    colours = [0] * n
+    for at in range(end):
+        if avail[at]:
+            v, c = divmod(at, NCOL)
+            bits[c] |= 1 << v
+            colours[v] += 1
+    runs = []
+    for b in bits:
+        # the numbers a window of three starts at, its first number there (a window
+        # missing its first number covers what the window one higher covers; a window
+        # past the last number lacks two, or covers what the one below it covers)
+        if jokers:
+            starts = b & ((b >> 1) | (b >> 2))
+        else:
+            starts = b & (b >> 1) & (b >> 2)
+        runs.append(starts | (starts << 1) | (starts << 2))
+    alone = 1 - jokers  # (a cell with tiles counts itself among its number's colours)
+    for at in range(end):
+        if must[at]:
+            v, c = divmod(at, NCOL)
+            if colours[v] <= alone + 1 and not (runs[c] >> v) & 1:
+                return None
+    avail = avail[:]
+    dropped = []
+    for at in range(end):
+        if avail[at] > must[at]:
+            v, c = divmod(at, NCOL)
+            if colours[v] <= alone + 1 and not (runs[c] >> v) & 1:
+                avail[at] = must[at]
+                dropped.append(at)
+    return avail, dropped
+
+
 def _could_meld(n, avail, jokers, v, c):
     """Could a tile of colour ``c``, number ``v + 1`` be in some meld of these tiles: a group
     (two other colours of its number, jokers counted) or a run (a window of three numbers

@@ -3,9 +3,9 @@
 Each rack tile that exchanges a joker frees it, and a freed joker must end the turn in a new
 set. When the rack's other tiles make two sets that each need a joker (``O9 J O11`` and
 ``R5 J R7``: no one set holds both pairs), the best turn lays one freed joker in each; one
-set holding both jokers lays fewer tiles. The hint search tries the sets holding both jokers
-first and then, one joker at a time, every pair of sets (``referee.joker_sets``); no other
-test reached that second search.
+set holding both jokers lays fewer tiles. The hint search tries, one joker at a time, every
+pair of sets first and then the sets holding both jokers (``referee.joker_sets``); no other
+test reached the search of pairs.
 
 What the rule text for ``pressman-1998`` (``shared/rules/`` 000, the American edition) says:
 "A player with a tile matching the color and value of a joker may replace the joker with

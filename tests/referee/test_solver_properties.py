@@ -356,7 +356,9 @@ def _in_some_meld(avail, jokers, v, c):
 def test_tiles_that_fit_in_no_meld_are_left_out(avail, must, jokers):
     """Before every solve, optional tiles that fit in no meld of three (the other two there,
     or jokers) are dropped until none is left, and a tile that must be laid but fits in none
-    answers at once (two jokers make a group with any tile: nothing is dropped then)."""
+    answers at once (two jokers make a group with any tile: nothing is dropped then); by
+    grid (``_prune_optional``, ``_dead_must``) and by flat list of cells (``_prune_cells``,
+    the cells dropped listed)."""
     must = [[min(m, a) for m, a in zip(rm, ra)] for rm, ra in zip(must, avail)]
     want = [row[:] for row in avail]
     changed = True
@@ -370,3 +372,11 @@ def test_tiles_that_fit_in_no_meld_are_left_out(avail, must, jokers):
     dead = any(must[v][c] and not _in_some_meld(avail, jokers, v, c)
                for v in range(13) for c in range(4))
     assert solver._dead_must(13, must, avail, jokers) == dead
+    # the same two steps at once on flat lists by cell (the hint search's solves and bounds)
+    flat = [[k for row in grid for k in row] for grid in (must, avail, want)]
+    got = solver._prune_cells(13, flat[0], flat[1], jokers)
+    if dead:
+        assert got is None
+    else:
+        assert got[0] == flat[2]
+        assert sorted(got[1]) == [at for at in range(52) if flat[2][at] != flat[1][at]]
