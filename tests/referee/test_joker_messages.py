@@ -394,21 +394,20 @@ def test_an_illegal_turn_is_explained_by_its_likeliest_account():
     # lies as it lay, so the explanation names no manipulation of it: its K7 stayed. (K7 R7
     # holds the other K7; with the 10s' twins that makes 32 accounts, and the one where the
     # two K7s crossed came first.) Both orders of the melds after.
-    before = "K7 R7 J | B10 O10 K10 R10 | K4 J K6 K7 | B10 O10 K10 R10"
-    for after in ("K4 J K6 K7 | K7 R7 | K10 B10 O10 R10 | K10 B10 O10 R10 J",
-                  "K7 R7 | K4 J K6 K7 | K10 B10 O10 R10 J | K10 B10 O10 R10"):
-        v = check_turn(before, after, "", rules="sabra-way")
-        assert not v.legal
-        assert sorted(str(x.code) for x in v.violations) == sorted(
-            [str(c) for c in (Code.INVALID_MELD, Code.INVALID_MELD, Code.JOKER_NOT_REPLACED,
-                              Code.JOKER_NOT_REUSED)]), (after, v.violations)
+    def explained(before, afters, rack, *codes):
+        for after in afters:
+            v = check_turn(before, after, rack, rules="sabra-way")
+            assert not v.legal
+            assert sorted(str(x.code) for x in v.violations) == sorted(map(str, codes)), \
+                (after, v.violations)
+
+    explained("K7 R7 J | B10 O10 K10 R10 | K4 J K6 K7 | B10 O10 K10 R10",
+              ("K4 J K6 K7 | K7 R7 | K10 B10 O10 R10 | K10 B10 O10 R10 J",
+               "K7 R7 | K4 J K6 K7 | K10 B10 O10 R10 J | K10 B10 O10 R10"), "",
+              Code.INVALID_MELD, Code.INVALID_MELD, Code.JOKER_NOT_REPLACED, Code.JOKER_NOT_REUSED)
     # the same with the other K7 from the rack, in K7 K8 K9, and the joker of R5 R6 R7 J
     # (the R8) taken with nothing in its place: K4 J K6 K7, the first meld, kept its own K7
-    before = "K4 J K6 K7 | B10 O10 K10 R10 | B10 O10 K10 R10 | R5 R6 R7 J"
-    for after in ("K4 J K6 K7 | K7 K8 K9 | K10 B10 O10 R10 | K10 B10 O10 R10 J | R5 R6 R7",
-                  "K7 K8 K9 | K4 J K6 K7 | K10 B10 O10 R10 J | K10 B10 O10 R10 | R5 R6 R7"):
-        v = check_turn(before, after, "K7 K8 K9", rules="sabra-way")
-        assert not v.legal
-        assert sorted(str(x.code) for x in v.violations) == sorted(
-            [str(c) for c in (Code.INVALID_MELD, Code.JOKER_NOT_REPLACED,
-                              Code.JOKER_NOT_REUSED)]), (after, v.violations)
+    explained("K4 J K6 K7 | B10 O10 K10 R10 | B10 O10 K10 R10 | R5 R6 R7 J",
+              ("K4 J K6 K7 | K7 K8 K9 | K10 B10 O10 R10 | K10 B10 O10 R10 J | R5 R6 R7",
+               "K7 K8 K9 | K4 J K6 K7 | K10 B10 O10 R10 J | K10 B10 O10 R10 | R5 R6 R7"),
+              "K7 K8 K9", Code.INVALID_MELD, Code.JOKER_NOT_REPLACED, Code.JOKER_NOT_REUSED)
