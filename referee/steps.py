@@ -23,10 +23,9 @@ RACK = -1
 
 
 #: Each step's words in English, by phrase: a step's ``text`` is its phrase's template filled
-#: in with its ``args`` (tiles and melds in notation). A page in another language fills in its
-#: own wording of the same phrase (``webapp.live.hint_words``), so every language says the
-#: whole step. ``moved`` (of ``lay-with``) is a list of ``[tiles, meld]`` pairs, each told as
-#: :data:`MOVED` and joined by ``"; "``.
+#: in with its ``args`` (tiles and melds in notation). A page in another language words the
+#: same phrase itself, so every language says the whole step. ``moved`` (of ``lay-with``) is a
+#: list of ``(tiles, meld)`` pairs, each told as "tiles from meld", joined by "; ".
 PHRASES = {
     "swap": "swap the joker in {meld} for your {tiles}",
     "swap-lay": "swap the joker in {meld} for your {tiles}, then lay it with {rest}",
@@ -40,16 +39,14 @@ PHRASES = {
     "lay": "lay {meld}",
     "lay-with": "lay {meld} ({moved})",
 }
-MOVED = "{tiles} from {meld}"
 
 
-def say(phrase: str, args: dict, phrases: dict = PHRASES, moved: str = MOVED,
-        sep: str = "; ") -> str:
-    """A phrase filled in: English by default, or another language's ``phrases``."""
+def say(phrase: str, args: dict) -> str:
+    """A step's phrase filled in, in English."""
     filled = dict(args)
     if "moved" in filled:
-        filled["moved"] = sep.join(moved.format(tiles=t, meld=m) for t, m in args["moved"])
-    return phrases[phrase].format(**filled)
+        filled["moved"] = "; ".join(f"{t} from {m}" for t, m in args["moved"])
+    return PHRASES[phrase].format(**filled)
 
 
 @dataclass(frozen=True)
@@ -65,7 +62,7 @@ class MoveStep:
     meld: Optional[str]
     target: Optional[str]
     phrase: str
-    args: dict = field(compare=False, hash=False)
+    args: dict = field(hash=False)  # compared, not hashed (a dict)
 
     @property
     def text(self) -> str:
