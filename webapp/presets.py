@@ -54,10 +54,9 @@ def tiles_input(value: Any, field: str) -> list[referee.Tile]:
     """Tiles a request sends as a text like ``"R5 K13 J"`` or a list of up to 106 tiles:
     Invalid, naming ``field`` (and the tile at fault), for anything else or a tile that is
     none, or a third copy of one."""
-    if isinstance(value, str) and len(value) > RACK_TEXT_MAX or \
-            not isinstance(value, (str, list)) or \
-            isinstance(value, list) and (len(value) > 106
-                                         or not all(isinstance(t, str) for t in value)):
+    if not (isinstance(value, str) and len(value) <= RACK_TEXT_MAX
+            or isinstance(value, list) and len(value) <= 106
+            and all(isinstance(t, str) for t in value)):
         raise Invalid("the tiles are a text like \"R5 K13 J\" or a list of up to 106 tiles",
                       field=field)
     try:

@@ -4,8 +4,9 @@ rules, from the table as the round's turn log has it, told as steps in the page'
 
 The search is ``referee.best_move``: every hint is a legal turn (with the jokers the players
 declared read as declared), may take a joker where the rules allow it, and says draw only when
-no legal play exists or none was found (then the words say so). Whether the player has made their initial meld comes
-from the log. Nothing is stored and no other phone hears of it: a hint changes nothing."""
+no legal play exists or none was found (then the words say so). Whether the player has made
+their initial meld comes from the log. Nothing is stored and no other phone hears of it: a
+hint changes nothing."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from referee.hints import HINT_CPU_SECONDS
 
 from ..exceptions import Conflict, Invalid, unknown_fields
 from ..models import Game
+from ..names import name_key
 from ..presets import tiles_input
 from . import store
 
@@ -68,11 +70,11 @@ def parse(body: Any, players: tuple[str, ...]) -> tuple[list[referee.Tile], Opti
     if player is not None and not isinstance(player, str):
         raise Invalid('"player" is a player\'s name', field="player")
     if player is not None:
-        known = {p.casefold(): p for p in players}
-        if player.strip().casefold() not in known:
-            raise Invalid(f"there is no player {player!r} in this game; the players are "
+        known = {name_key(p): p for p in players}
+        if name_key(player) not in known:
+            raise Invalid(f"{player!r} is not a player in this game; the players are "
                           f"{', '.join(players)}", field="player")
-        player = known[player.strip().casefold()]
+        player = known[name_key(player)]
     return rack, player
 
 
