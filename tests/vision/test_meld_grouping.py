@@ -85,8 +85,9 @@ def test_a_ring_of_tiles_elsewhere_does_not_change_how_the_rest_of_the_table_gro
     tiles pushed round a circle, 15 degrees between neighbours) is the one layout where a
     pair of neighbours can close a loop, as its last pair does; the melds laid elsewhere,
     each of them looser than the ring (gaps of 0.15 and 0.25 widths), must still be read
-    whole (the loop's last pair once ended the grouping there: every tile after it was
-    read alone). What the ring itself reads as is not asserted."""
+    whole: a pair that closes a loop is passed over, not the end of the grouping (were it
+    the end, every pair after it would be lost and those tiles read alone). What the ring
+    itself reads as is not asserted."""
     ring = _ring(24)
     run = [rect_corners((100 + 1.15 * 70 * k, 100), 70, 97, (0, 1)) for k in range(3)]
     group = [rect_corners((100 + 1.25 * 70 * k, 400), 70, 97, (0, 1)) for k in range(4)]
