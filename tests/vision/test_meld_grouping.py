@@ -67,6 +67,37 @@ def test_the_melds_do_not_depend_on_the_order_the_tiles_were_found_in():
             assert _as_sets(again, order) == listed, [t.round(1).tolist() for t in tiles]
 
 
+def _ring(n, centre=(1000.0, 1000.0), w=70, h=97, spacing=1.02):
+    """n tiles pushed round in a closed ring, each touching the next (centres ``spacing``
+    widths apart), each foot away from the ring's middle."""
+    radius = spacing * w / (2 * np.sin(np.pi / n))
+    out = []
+    for k in range(n):
+        a = 2 * np.pi * k / n
+        out.append(rect_corners((centre[0] + radius * np.cos(a), centre[1] + radius * np.sin(a)),
+                                w, h, (np.cos(a), np.sin(a))))
+    return out
+
+
+def test_a_ring_of_tiles_elsewhere_does_not_change_how_the_rest_of_the_table_groups():
+    """Two tiles are one meld by how they lie to each other alone (the module's rule: side
+    by side, near, lined up, turned alike). A closed ring of 24 touching tiles (no meld;
+    tiles pushed round a circle, 15 degrees between neighbours) is the one layout where a
+    pair of neighbours can close a loop, as its last pair does; the melds laid elsewhere,
+    each of them looser than the ring (gaps of 0.15 and 0.25 widths), must still be read
+    whole: a pair that closes a loop is passed over, not the end of the grouping (were it
+    the end, every pair after it would be lost and those tiles read alone). What the ring
+    itself reads as is not asserted."""
+    ring = _ring(24)
+    run = [rect_corners((100 + 1.15 * 70 * k, 100), 70, 97, (0, 1)) for k in range(3)]
+    group = [rect_corners((100 + 1.25 * 70 * k, 400), 70, 97, (0, 1)) for k in range(4)]
+    for tiles, run_at, group_at in ((ring + run + group, 24, 27),
+                                    (run + group + ring, 0, 3)):
+        melds = group_melds(tiles)
+        assert list(range(run_at, run_at + 3)) in melds
+        assert list(range(group_at, group_at + 4)) in melds
+
+
 def test_two_melds_laid_closer_than_max_gap_on_one_row_stay_two():
     """Melds on a row lie apart while a meld's own tiles are pushed together: two melds of
     touching tiles (gaps up to 0.06 of a tile, each tile a little turned and out of line) a
