@@ -225,10 +225,10 @@ def test_a_freed_jokers_set_no_better_than_the_best_laid_leaves_nothing_unsettle
     # holds one rack tile; without the exchange K5 fits nowhere (the group is full) and
     # B11 B12 need a third blue tile: B11 alone (the group of 11s). So (3, 28), the most;
     # the brute force of test_hints agrees (under a second). The freed joker's set lies
-    # in two shapes (J B11 B12, B11 B12 J) with the same tiles: the rest is solved once,
-    # laid on the retry with the rack's B11 and B12 (the table's two lie in one run: no new
-    # set), and the second shape, no better than that turn, needs no retry: nothing is
-    # left unsettled, and the hint is proven.
+    # in two shapes (J B11 B12, B11 B12 J) with the same tiles, which the table's run holds
+    # too: the first is laid (its B11 and B12 counted as the rack's), and the second, the
+    # same rest and no better than that turn, needs no try with the rack's copies: nothing
+    # is left unsettled, and the hint is proven.
     table, rack, rules = "J R5 O5 B5 | B9 B10 B11 B12 | K11 R11 O11", "K5 B11 B12 K13", PRESETS[preset]
     assert brute_best(parse_table(table), rack.split(), rules) == (3, 28)
     after = "K5 B5 O5 R5 | B11 B12 J | B9 B10 B11 B12 | K11 O11 R11"
