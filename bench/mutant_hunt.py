@@ -21,7 +21,7 @@ printed is a candidate test: its best is then worked out by hand and held to the
 of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
-        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet,piece,long-j,piece-j,pieced,pieced2]
+        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet,piece,long-j,piece-j,pieced,pieced2,twin,twin2]
         [--presets sabra,tournament] [--exact] [--claims]
 """
 
@@ -203,6 +203,64 @@ def _inside(rng, meet=False):
     return parse_table([" ".join(map(str, m)) for m in melds]), rack
 
 
+def _twin(rng, jokers=1):
+    """One joker meld (or two: ``jokers``) whose tile the rack most often holds, a plain meld
+    whose two or three neighbouring tiles the rack copies (so a freed joker's set, often in
+    two shapes with the same tiles, can take them from the table or the rack) and up to two
+    more melds; one to four more rack tiles, half of them near a table tile (at most 9)."""
+    from referee import JOKER, all_tiles, parse_table
+    from tests.referee.random_tables import random_meld
+    free = Counter(all_tiles())
+    melds, rack = [], []
+
+    def add(m):
+        if all(free[t] >= k for t, k in Counter(m).items()):
+            free.subtract(m)
+            melds.append(m)
+            return True
+        return False
+
+    for _ in range(jokers):
+        for _ in range(20):
+            m = random_meld(rng, runs=0.6, longest_run=6)
+            if add(m):
+                i = rng.randrange(len(m))
+                free[m[i]] += 1
+                free[JOKER] -= 1
+                tile, m[i] = m[i], JOKER
+                if rng.random() < 0.85 and free[tile] > 0:
+                    free[tile] -= 1
+                    rack.append(tile)
+                break
+    for _ in range(20):
+        plain = random_meld(rng, runs=0.6, longest_run=5)
+        if add(plain):
+            break
+    else:
+        return None
+    k = rng.choice((2, 2, 3))
+    start = rng.randrange(len(plain) - k + 1)
+    for t in plain[start:start + k]:
+        if free[t] > 0:
+            free[t] -= 1
+            rack.append(t)
+    for _ in range(rng.randint(0, 2)):
+        add(random_meld(rng, runs=0.5, longest_run=5))
+    for _ in range(rng.randint(1, 4)):
+        pool = [t for t in free.elements() if not t.is_joker]
+        if rng.random() < 0.5:
+            near = [t for t in pool if any(
+                abs(t.number - u.number) <= 2 and (t.colour == u.colour or t.number == u.number)
+                for m in melds for u in m if not u.is_joker)]
+            pool = near or pool
+        t = rng.choice(pool)
+        free[t] -= 1
+        rack.append(t)
+    if len(rack) > 9:
+        return None
+    return parse_table([" ".join(map(str, m)) for m in melds]), rack
+
+
 def _misread_from(base):
     """Tables drawn by ``base`` read wrongly: a meld without a joker split in two pieces, or
     one of its tiles moved to the rack (pieces that are no melds, which the rack can
@@ -261,7 +319,8 @@ def _families():
             "inside": _inside, "inside-meet": lambda rng: _inside(rng, meet=True),
             "misread": _misread_from(_exchanges), "misread2": _misread_from(two), "piece": piece,
             "long-j": with_rack_joker(_long), "piece-j": with_rack_joker(piece),
-            "pieced": pieced(_exchanges), "pieced2": pieced(two)}
+            "pieced": pieced(_exchanges), "pieced2": pieced(two),
+            "twin": _twin, "twin2": lambda rng: _twin(rng, jokers=2)}
 
 
 def _brute(table, rack, preset):

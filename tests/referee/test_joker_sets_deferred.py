@@ -211,3 +211,26 @@ def test_a_freed_jokers_set_holding_the_rack_joker_on_its_retry_keeps_to_two_jok
     after = "B6 B7 B8 B9 B10 | B8 J B10 | O5 O6 O7 O8 O9 | R8 R9 J"
     move = hint_beside_worked_out(table, rack, PRESETS[preset], after)
     assert (len(move.placed), move.points) == (6, 72), move.table
+
+
+@pytest.mark.parametrize("preset", ["pressman-1998", "sabra-way"])
+def test_a_freed_jokers_set_no_better_than_the_best_laid_leaves_nothing_unsettled(preset):
+    # K5 replaces the joker of J R5 O5 B5 (the group's missing black five; 000: "A player
+    # with a tile matching the color and value of a joker may replace the joker with that
+    # tile"), and "The joker must be played that same turn in a set with at least two other
+    # tiles from the player's rack" (000; 004, the Sabra Way: "with 2 more tiles from your
+    # hand"): of the rack's others (B11 B12 K13) only B11 B12 make a set with one joker
+    # (B11 B12 J, the joker as B10 or B13): 3 tiles, 28 points. K13 lies only beside the
+    # joker (no K12, no other 13), and K11 J K13 (the K11 freed by B11 in the group of 11s)
+    # holds one rack tile; without the exchange K5 fits nowhere (the group is full) and
+    # B11 B12 need a third blue tile: B11 alone (the group of 11s). So (3, 28), the most;
+    # the brute force of test_hints agrees (under a second). The freed joker's set lies
+    # in two shapes (J B11 B12, B11 B12 J) with the same tiles, which the table's run holds
+    # too: the first is laid (its B11 and B12 counted as the rack's), and the second, the
+    # same rest and no better than that turn, needs no try with the rack's copies: nothing
+    # is left unsettled, and the hint is proven.
+    table, rack, rules = "J R5 O5 B5 | B9 B10 B11 B12 | K11 R11 O11", "K5 B11 B12 K13", PRESETS[preset]
+    assert brute_best(parse_table(table), rack.split(), rules) == (3, 28)
+    after = "K5 B5 O5 R5 | B11 B12 J | B9 B10 B11 B12 | K11 O11 R11"
+    move = hint_beside_worked_out(table, rack, rules, after)
+    assert (len(move.placed), move.points) == (3, 28) and move.exact, move.table
