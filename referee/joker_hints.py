@@ -153,14 +153,17 @@ class JokerSearch(NewSets, PatternProof):
                 unproven[pattern] = bound
         unsettled = self._settle_deferred()
         for bound, pattern, combos in later:
-            self._places_up_to(combos, bound, pattern)
-            # then the places where the two joker melds meet (one place for both, or a freed
+            # the places where the two joker melds meet (one place for both, or a freed
             # joker in the other meld's place), which the product of places leaves out:
-            # listed only for a pattern still open, and not where its new sets prove it
+            # listed only for a pattern still open, and not where its new sets prove it.
+            # Before the pattern's other places: on the full referee bench's fJ#18 its best
+            # turn is one (a freed joker in the other meld's place), and found first it
+            # rules out most of the others by their bounds (about 150 -> 120 ms)
             if len(self.jmelds) == 2 and not self._late() and pattern not in self.proven and (
                     self._best_weight() < bound if self.best is not None else True) and not (
                     any(f for _, fate in pattern for f in fate) and self._proven(pattern)):
                 self._places_up_to(self._meeting(pattern), bound, pattern)
+            self._places_up_to(combos, bound, pattern)
         unsettled = max(unsettled, self._settle_deferred(),
                         (self.untried // BIG, self.untried % BIG))
         got = move_value(self.best.placed, self.rules) if self.best is not None else (0, 0)
