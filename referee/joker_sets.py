@@ -81,8 +81,13 @@ class NewSets:
         (_, own1), (_, own2) = pairs
         table_left, rack_left = self._left(combo)
         min_rack = self.rules.joker_reuse_min_rack_tiles
+        # the first joker's sets shortest first (of one length, as listed: the most tiles
+        # the rack could give first): a short set leaves the rest more tiles to lay. On the
+        # full referee bench's fJ#177 the best turn's first set, B10 J B12, came after
+        # about 200 runs of four to ten tiles, none of which could beat the best
+        # (about 110 -> 80 ms)
         for first in new_sets(1, opt_j, table_left, rack_left, min_rack, self.melds_of, own1,
-                              memo=self.apart):
+                              memo=self.apart, shortest=True):
             place1 = Place(first.tiles, first.use, Counter(), first.rack_jokers, 0)
             # a turn reaching the place's bound ends its sets (no first set beats it either)
             if self._late() or (self.best is not None and self._best_weight() >= bound):

@@ -41,7 +41,8 @@ class NewSet:
 def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
              rack_left: Mapping[Tile, int], min_rack: int,
              melds_of: Mapping[Tile, frozenset], own: frozenset,
-             limit: int | None = None, memo: dict | None = None) -> Iterator[NewSet] | None:
+             limit: int | None = None, memo: dict | None = None,
+             shortest: bool = False) -> Iterator[NewSet] | None:
     """Every new set holding ``jokers`` freed jokers and up to ``rack_jokers`` jokers from the
     rack (at most two jokers in all), the most tiles the rack could give first, then the
     shortest. ``table_left`` / ``rack_left``: copies of each tile still free on the table and
@@ -49,7 +50,8 @@ def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
     melds the freed jokers were taken from. With a ``limit``: None as soon as there are more
     sets than that. ``memo``: a dict kept by the caller for one ``melds_of`` (one table), in
     which whether tiles can come from different melds is remembered across calls (a hint asks
-    for the sets of many places, and the same tiles come up in most of them)."""
+    for the sets of many places, and the same tiles come up in most of them). ``shortest``:
+    the shortest sets first instead, then the most tiles the rack could give."""
     if memo is None:
         memo = {}
     # which tiles are there, and which the rack has, by colour and number (the shapes are
@@ -92,7 +94,10 @@ def new_sets(jokers: int, rack_jokers: int, table_left: Mapping[Tile, int],
             found.append((shape, extra, from_rack))
             if limit is not None and len(found) > limit:
                 return None
-    found.sort(key=lambda s: (-(s[2] + s[1]), len(s[0])))
+    if shortest:
+        found.sort(key=lambda s: (len(s[0]), -(s[2] + s[1])))
+    else:
+        found.sort(key=lambda s: (-(s[2] + s[1]), len(s[0])))
     return _made(found)
 
 

@@ -827,38 +827,50 @@ def _prune_cells(n, must, avail, jokers):
     bounds, most of them ended by this step or the test after it."""
     if jokers >= 2:
         return avail[:], ()  # any tile makes a group with two jokers (see _could_meld)
-    end = n * NCOL
-    bits = [0] * NCOL
-    colours = [0] * n
-    for at in range(end):
-        if avail[at]:
-            v, c = divmod(at, NCOL)
-            bits[c] |= 1 << v
-            colours[v] += 1
-    runs = []
-    for b in bits:
-        # the numbers a window of three starts at, its first number there (a window
-        # missing its first number covers what the window one higher covers; a window
-        # past the last number lacks two, or covers what the one below it covers)
-        if jokers:
-            starts = b & ((b >> 1) | (b >> 2))
-        else:
-            starts = b & (b >> 1) & (b >> 2)
-        runs.append(starts | (starts << 1) | (starts << 2))
-    alone = 1 - jokers  # (a cell with tiles counts itself among its number's colours)
-    for at in range(end):
-        if must[at]:
-            v, c = divmod(at, NCOL)
-            if colours[v] <= alone + 1 and not (runs[c] >> v) & 1:
-                return None
+    # (by number, the four cells of a number at once: most numbers hold enough colours for a
+    # group, and no cell of theirs is looked at again)
+    b0 = b1 = b2 = b3 = 0
+    weak = 0  # the numbers with too few colours for a group: bit v
+    most = 2 - jokers  # (a cell with tiles counts itself among its number's colours)
+    bit = 1
+    for at in range(0, n * NCOL, NCOL):
+        a0, a1, a2, a3 = avail[at:at + 4]
+        if (a0 > 0) + (a1 > 0) + (a2 > 0) + (a3 > 0) <= most:
+            weak |= bit
+        if a0:
+            b0 |= bit
+        if a1:
+            b1 |= bit
+        if a2:
+            b2 |= bit
+        if a3:
+            b3 |= bit
+        bit <<= 1
+    if not weak:
+        return avail[:], ()
+    # the numbers a window of three starts at, its first number there (a window missing its
+    # first number covers what the window one higher covers; a window past the last number
+    # lacks two, or covers what the one below it covers); a cell of a weak number outside
+    # every window of its colour fits in no meld
+    bad = []
+    for b in (b0, b1, b2, b3):
+        starts = b & ((b >> 1) | (b >> 2)) if jokers else b & (b >> 1) & (b >> 2)
+        bad.append(weak & ~(starts | (starts << 1) | (starts << 2)))
     avail = avail[:]
     dropped = []
-    for at in range(end):
-        if avail[at] > must[at]:
-            v, c = divmod(at, NCOL)
-            if colours[v] <= alone + 1 and not (runs[c] >> v) & 1:
-                avail[at] = must[at]
-                dropped.append(at)
+    at = 0
+    while weak:
+        if weak & 1:
+            for c in range(NCOL):
+                if (bad[c] >> (at // NCOL)) & 1:
+                    cell = at + c
+                    if must[cell]:
+                        return None
+                    if avail[cell]:
+                        avail[cell] = 0
+                        dropped.append(cell)
+        weak >>= 1
+        at += NCOL
     return avail, dropped
 
 

@@ -125,3 +125,19 @@ def test_a_run_holds_its_joker_inside_its_own_window():
     # four in a row: a window of three of them still holds the joker
     got = _sets(1, "", "K7 K8 K9 K10", 0)
     assert all(s.count("J") == 1 for s in got) and "K8 K9 K10 J" in got
+
+
+def test_shortest_first_lists_the_same_sets():
+    """The hint search lays a deferred place's first freed joker in its sets shortest first
+    (``shortest=True``): the same sets as the usual order (a set left out would be a turn
+    never tried, a hint worse than the best), each length's sets in the usual order."""
+    table = Counter(parse_tiles("K5 K6 B7 O7 R7 B8 B9 O10"))
+    rack = Counter(parse_tiles("K7 K8 K9 B10 O9 O11 R6 R8"))
+    melds_of = {t: frozenset({i % 3}) for i, t in enumerate(table)}
+    args = (1, 1, table, rack, 2, melds_of, frozenset({2}))
+    usual = [s.tiles for s in new_sets(*args)]
+    short = [s.tiles for s in new_sets(*args, shortest=True)]
+    assert len(usual) > 20 and sorted(usual) == sorted(short)
+    assert [len(s) for s in short] == sorted(len(s) for s in short)
+    for n in {len(s) for s in usual}:
+        assert [s for s in short if len(s) == n] == [s for s in usual if len(s) == n]
