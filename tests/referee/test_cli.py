@@ -193,3 +193,15 @@ def test_hint_retrieves_a_joker_under_every_preset(capsys):
                            "R5 K10 K11", "--rules", preset)
         assert code == 0 and "draw" not in out.lower(), (preset, out)
         assert "1. Swap the joker in R3 R4 J for your R5, then lay it with K10 K11." in out
+
+
+def test_score_refuses_a_rack_that_only_looks_like_a_number(capsys):
+    # A superscript two (a phone keyboard's long-press on 2) and a doubled sign pass
+    # str.isdigit() but are no number: each is bad input (exit 2, one line), not a traceback.
+    for rack in ("\u00b2", "+-5", "--5", "-+5"):
+        code, out, err = run(capsys, "score", "--winner", "Ann", "Ann=0", f"Ben={rack}")
+        assert code == 2 and out == "", rack
+        assert err.startswith("rummiref: Ben's rack:") and err.count("\n") == 1, err
+    # digits of other scripts are still whole numbers, as before
+    code, out, _ = run(capsys, "score", "--winner", "Ann", "Ann=0", "Ben=\u0665", "--json")
+    assert code == 0 and json.loads(out)["scores"] == {"Ann": 5, "Ben": -5}
