@@ -27,7 +27,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     try:
         result = calibrate(reader, args.photo)
-    except (GridError, ImageError, CalibrationUnusable) as exc:
+    except ImageError as exc:  # its message names the file already
+        report_error(f"{exc}; nothing was stored", args)
+        return EXIT_FAILED
+    except (GridError, CalibrationUnusable) as exc:
         report_error(f"{args.photo}: {exc}; nothing was stored", args)
         return EXIT_FAILED
     path = save(result.calibration, args.instance, args.game)

@@ -198,3 +198,14 @@ def test_cli_stores_a_grid_and_refuses_a_table(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "not enough for a calibration grid" in err and "nothing was stored" in err
     assert not (inst / "calibration" / "default.npz").exists()
+
+
+def test_cli_names_an_unusable_photo_once(tmp_path, capsys):
+    # "rummiref: P: P: the file is empty (0 bytes)": the image error names the file already.
+    empty = tmp_path / "grid.jpg"
+    empty.write_bytes(b"")
+    inst = tmp_path / "inst"
+    assert rummiref(["calibrate", str(empty), "--instance", str(inst)]) == 1
+    err = capsys.readouterr().err
+    assert err.count(str(empty)) == 1 and "the file is empty" in err, err
+    assert "nothing was stored" in err and not (inst / "calibration").exists()
