@@ -85,3 +85,18 @@ def test_a_rack_that_only_looks_like_a_number_is_a_422(client, app, game, rack):
     assert r.status_code == 422, r.get_json()
     assert r.get_json()["error"].startswith("Ben's rack:")
     assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("text, key", [
+    ('{"winner": "Ann", "racks": {"Ben": 5, "Ben": 60, "Cy": 1}}', '"Ben"'),
+    ('{"winner": "Ann", "winner": "Ben", "racks": {"Ann": 5, "Ben": 0, "Cy": 1}}', '"winner"'),
+])
+def test_a_key_given_twice_in_the_body_is_refused(client, app, game, text, key):
+    # JSON parsers keep the last of two equal keys: Ben's 5 became 60 with no word, where
+    # "Ben" and "ben" are refused as a rack given twice.
+    before = snapshot(app)
+    r = client.post(f"/api/games/{game['id']}/rounds", data=text,
+                    headers={**game["headers"], "Content-Type": "application/json"})
+    assert r.status_code == 400, r.get_json()
+    assert f"{key} is given twice" in r.get_json()["error"]
+    assert snapshot(app) == before
