@@ -260,7 +260,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(args.func(args) or 0)
     except RummirefError as e:
         if getattr(args, "json", False):
-            _json_error(str(e), token=getattr(e, "token", None))
+            # A rack's notation error reaches here wrapped in a ScoringError: its token too.
+            token = getattr(e, "token", None) or getattr(e.__cause__, "token", None)
+            _json_error(str(e), token=token)
         else:
             print(f"rummiref: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -205,3 +205,11 @@ def test_score_refuses_a_rack_that_only_looks_like_a_number(capsys):
     # digits of other scripts are still whole numbers, as before
     code, out, _ = run(capsys, "score", "--winner", "Ann", "Ann=0", "Ben=\u0665", "--json")
     assert code == 0 and json.loads(out)["scores"] == {"Ann": 5, "Ben": -5}
+
+
+def test_score_json_names_the_bad_token_of_a_rack(capsys):
+    # README: bad input under --json carries "token", the piece of text at fault; a rack's
+    # bad tile lost it on the way through the scoring error.
+    code, out, _ = run(capsys, "score", "--winner", "Ann", "Ann=0", "Ben=R5 X9", "--json")
+    data = json.loads(out)
+    assert code == 2 and data["token"] == "X9" and "Ben's rack" in data["error"]
