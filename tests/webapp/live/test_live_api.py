@@ -380,3 +380,18 @@ def test_the_dispute_view_shows_the_tiles_to_move_for_the_nearest_valid_table(cl
     assert d["solver"]["possible"] is True and d["solver"]["moved"] == ["R3"]
     html = client.get(f"/games/{game['id']}/live/turns/1").get_data(as_text=True)
     assert 'id="lv-solver-moved">R3<' in html and "R1 R2 R3" in html
+
+
+def test_a_rack_photo_for_someone_not_in_the_game_is_refused_before_it_is_read(
+        client, game, live_app):
+    # It was read and answered with "player": null, as if the name had been left out.
+    import numpy as np
+    from io import BytesIO
+
+    reads = []
+    live_app.extensions["rummiref_live"]["reader"] = lambda image: reads.append(1)
+    ok, buf = cv2.imencode(".png", np.full((60, 80, 3), 200, np.uint8))
+    r = client.post(game["api"] + "/rack-photo", headers=game["headers"],
+                    data={"photo": (BytesIO(buf.tobytes()), "rack.png"), "player": "Zed"})
+    assert r.status_code == 422 and r.get_json()["field"] == "player"
+    assert "'Zed' is not a player in this game" in r.get_json()["error"] and reads == []
