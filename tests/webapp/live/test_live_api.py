@@ -395,3 +395,26 @@ def test_a_rack_photo_for_someone_not_in_the_game_is_refused_before_it_is_read(
                     data={"photo": (BytesIO(buf.tobytes()), "rack.png"), "player": "Zed"})
     assert r.status_code == 422 and r.get_json()["field"] == "player"
     assert "'Zed' is not a player in this game" in r.get_json()["error"] and reads == []
+
+
+def test_a_picture_in_wrapped_base64_or_as_a_data_url_is_taken(client, game):
+    # `base64 photo.jpg` (lines of 76 characters) and a browser's readAsDataURL() are base64
+    # JPEGs too; both were refused as "not valid base64".
+    import numpy as np
+
+    ok, buf = cv2.imencode(".jpg", np.full((120, 160, 3), 200, np.uint8))
+    raw = buf.tobytes()
+    for picture, table in [(base64.encodebytes(raw).decode(), ""),
+                           ("data:image/jpeg;base64," + base64.b64encode(raw).decode(),
+                            "R1 R2 R3")]:
+        assert "\n" in picture or picture.startswith("data:")
+        r = post_snapshot(client, game, table, picture=picture)
+        assert r.status_code in (200, 201), r.get_json()
+        snap = r.get_json()["snapshot"]
+        got = client.get(game["api"] + f"/snapshots/{snap}.jpg")
+        assert got.status_code == 200 and got.data == raw
+    # what is still refused says why
+    r = post_snapshot(client, game, "R1 R2 R3 R4", picture="data:image/jpeg," + "A" * 8)
+    assert r.status_code == 422 and "must be base64" in r.get_json()["error"]
+    r = post_snapshot(client, game, "R1 R2 R3 R4", picture="*" * 8)
+    assert r.status_code == 422 and r.get_json()["field"] == "picture"
