@@ -24,9 +24,16 @@ from .words import plural, quoted
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 
 
+def _json_line(data: dict) -> str:
+    """One JSON object, UTF-8 clean: bytes that were not UTF-8 in the input (Python keeps them
+    as lone surrogates) are written as \\udcXX escapes, not as the raw bytes again."""
+    text = json.dumps(data, ensure_ascii=False)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _emit(args: argparse.Namespace, data: dict, text: str) -> None:
     if getattr(args, "json", False):
-        print(json.dumps(data, ensure_ascii=False))
+        print(_json_line(data))
     else:
         print(text)
 
@@ -233,8 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _json_error(message: str, **extra) -> None:
     """Bad input under ``--json``: one JSON object on standard output, like every answer."""
-    print(json.dumps({"error": message, "exit": EXIT_BAD_INPUT,
-                      **{k: v for k, v in extra.items() if v is not None}}, ensure_ascii=False))
+    print(_json_line({"error": message, "exit": EXIT_BAD_INPUT,
+                      **{k: v for k, v in extra.items() if v is not None}}))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -213,3 +213,16 @@ def test_score_json_names_the_bad_token_of_a_rack(capsys):
     code, out, _ = run(capsys, "score", "--winner", "Ann", "Ann=0", "Ben=R5 X9", "--json")
     data = json.loads(out)
     assert code == 2 and data["token"] == "X9" and "Ben's rack" in data["error"]
+
+
+def test_json_output_stays_utf8_when_the_input_was_not(capsys, monkeypatch):
+    # A byte that is not UTF-8 reaches Python as a lone surrogate (surrogateescape); --json
+    # wrote it back as the raw byte, so the "one JSON object" was not UTF-8 and a program
+    # reading it strictly failed.
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(b"R1 R2 \xff R3".decode("utf-8",
+                                                                        "surrogateescape")))
+    code, out, _ = run(capsys, "check", "-", "--json")
+    data = json.loads(out.encode("utf-8"))
+    assert code == 2 and data["token"] == "\udcff" and "is not a tile" in data["error"]
