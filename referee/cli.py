@@ -14,6 +14,7 @@ import contextlib
 import io
 import json
 import sys
+import unicodedata
 from importlib.metadata import entry_points
 from typing import Callable, Optional, Sequence
 
@@ -124,26 +125,37 @@ def _parse_rack_arg(item: str) -> tuple[str, str]:
     return name.strip(), rack.strip()
 
 
-def _racks(items: Sequence[str], winner: Optional[str]) -> dict[str, str]:
-    """Each player's rack from NAME=RACK arguments: every name once, the winner among them."""
+def _name_key(name: str) -> str:
+    """Names are the same player whatever their case or Unicode form, as on the scoresheet."""
+    return unicodedata.normalize("NFKC", name).strip().casefold()
+
+
+def _racks(items: Sequence[str], winner: Optional[str]) -> tuple[dict[str, str], Optional[str]]:
+    """Each player's rack from NAME=RACK arguments: every name once (``Ann`` and ``ann`` are
+    one player), the winner among them; and the winner as spelt in NAME=RACK."""
     racks: dict[str, str] = {}
+    spelt: dict[str, str] = {}
     for item in items:
         name, rack = _parse_rack_arg(item)
-        if name in racks:
-            raise RummirefError(f"{quoted(name)} is given twice ({name}={racks[name]} and "
+        first = spelt.get(_name_key(name))
+        if first is not None:
+            raise RummirefError(f"{quoted(name)} is given twice ({first}={racks[first]} and "
                                 f"{name}={rack}): give each player's rack once")
         racks[name] = rack
-    if winner is not None and winner not in racks:
-        raise RummirefError(f"the winner {quoted(winner)} is not one of the players given "
-                            f"({', '.join(racks)}): list every player as NAME=RACK, the winner "
-                            f"too ({winner}=0)")
-    return racks
+        spelt[_name_key(name)] = name
+    if winner is not None:
+        if _name_key(winner) not in spelt:
+            raise RummirefError(f"the winner {quoted(winner)} is not one of the players given "
+                                f"({', '.join(racks)}): list every player as NAME=RACK, the "
+                                f"winner too ({winner}=0)")
+        winner = spelt[_name_key(winner)]
+    return racks, winner
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
-    racks = _racks(args.racks, args.winner)
-    result = settle_round(racks, args.winner, rules)
+    racks, winner = _racks(args.racks, args.winner)
+    result = settle_round(racks, winner, rules)
     width = max(len(p) for p in result.scores)
     lines = [f"{p:<{width}}  {s:+d}" for p, s in result.scores.items()]
     lines += ["", *result.explanation, f"Total {result.total:+d} (every round sums to zero)"]

@@ -226,3 +226,15 @@ def test_json_output_stays_utf8_when_the_input_was_not(capsys, monkeypatch):
     code, out, _ = run(capsys, "check", "-", "--json")
     data = json.loads(out.encode("utf-8"))
     assert code == 2 and data["token"] == "\udcff" and "is not a tile" in data["error"]
+
+
+def test_score_takes_names_whatever_their_case_as_the_scoresheet_does(capsys):
+    # "Ann=0 ann=5" was scored as two players (Ann +5, ann -5): one person typed twice. The
+    # scoresheet refuses the same pair ("case does not count"); so does the command now.
+    code, out, err = run(capsys, "score", "--winner", "Ann", "Ann=0", "ann=5", "Ben=3")
+    assert code == 2 and out == ""
+    assert "'ann' is given twice (Ann=0 and ann=5)" in err
+    # the winner may be typed in another case: the player as given in NAME=RACK wins
+    code, out, _ = run(capsys, "score", "--winner", "ann", "Ann=0", "Ben=5", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["scores"] == {"Ann": 5, "Ben": -5} and data["winner"] == "Ann"
