@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import io
 import json
+import math
 import sys
 import unicodedata
 from importlib.metadata import entry_points
@@ -42,6 +43,18 @@ def _emit(args: argparse.Namespace, data: dict, text: str) -> None:
 def _text_arg(value: str) -> str:
     """``-`` reads the argument from standard input (handy for long tables)."""
     return sys.stdin.read() if value == "-" else value
+
+
+def _seconds(text: str) -> float:
+    """A duration in seconds for argparse: a finite number, not below 0 (``nan`` compared
+    with the time limit is never over it, so a NaN turn was always in time)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give the seconds the turn took, 0 or more")
+    return value
 
 
 def _add_rules(p: argparse.ArgumentParser) -> None:
@@ -219,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rack", help="the player's rack before the turn, if known")
     p.add_argument("--not-opened", action="store_true",
                    help="the player had not made the initial meld before this turn")
-    p.add_argument("--elapsed", type=float, help="seconds the turn took")
+    p.add_argument("--elapsed", type=_seconds, help="seconds the turn took")
     _add_rules(p)
     p.set_defaults(func=cmd_turn)
 

@@ -238,3 +238,15 @@ def test_score_takes_names_whatever_their_case_as_the_scoresheet_does(capsys):
     code, out, _ = run(capsys, "score", "--winner", "ann", "Ann=0", "Ben=5", "--json")
     data = json.loads(out)
     assert code == 0 and data["scores"] == {"Ann": 5, "Ben": -5} and data["winner"] == "Ann"
+
+
+def test_turn_refuses_a_time_that_is_no_duration(capsys):
+    # "--elapsed nan" judged every turn in time (NaN is never over the limit) and a negative
+    # time was taken as given; each is bad input now, like "--elapsed abc".
+    for value in ("nan", "-5", "inf"):
+        code, out, err = run(capsys, "turn", "--before", "R1 R2 R3", "--after", "R1 R2 R3 R4",
+                             "--rack", "R4", f"--elapsed={value}", "--json")
+        assert code == 2 and "--elapsed" in json.loads(out)["error"], value
+    code, out, _ = run(capsys, "turn", "--before", "R1 R2 R3", "--after", "R1 R2 R3 R4",
+                       "--rack", "R4", "--elapsed=61", "--json")
+    assert code == 1 and [v["code"] for v in json.loads(out)["violations"]] == ["time-exceeded"]
