@@ -70,6 +70,21 @@ def test_read_text_and_annotate(table_png, tmp_path, capsys):
     assert not np.array_equal(drawn, cv2.imread(str(table_png)))
 
 
+def test_read_says_when_the_annotated_picture_cannot_be_written(table_png, tmp_path, capsys):
+    # Each was a traceback: a folder under a file (FileExistsError from mkdir) and a name no
+    # image writer takes (cv2.error, after the photo had been read).
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    out = blocker / "out.png"
+    assert rummiref(["read", str(table_png), "--annotate", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"{table_png}: ")   # the reading is still printed
+    assert f"cannot write {out}" in captured.err
+    assert rummiref(["read", str(table_png), "--annotate", str(tmp_path / "out.txt")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "give a .png or .jpg file name" in captured.err
+
+
 def test_evaluate_tiny_folder(tmp_path, capsys):
     folder = tmp_path / "labelled"
     for k, text in enumerate(TABLES[:3]):
