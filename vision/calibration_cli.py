@@ -33,7 +33,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     except (GridError, CalibrationUnusable) as exc:
         report_error(f"{args.photo}: {exc}; nothing was stored", args)
         return EXIT_FAILED
-    path = save(result.calibration, args.instance, args.game)
+    try:
+        path = save(result.calibration, args.instance, args.game)
+    except OSError as exc:  # an --instance that is a file, a read-only folder, a full disk
+        where = calibration_path(args.instance, args.game).parent
+        report_error(f"cannot store the calibration in {where}: {exc.strerror or exc}; "
+                     f"nothing was stored (give a writable folder with --instance DIR)", args)
+        return EXIT_FAILED
     if args.json:
         print(json.dumps({"stored": str(path), "game": args.game, "found": result.found,
                           "missing": result.missing, "right_before": result.right_before,

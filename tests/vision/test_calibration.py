@@ -209,3 +209,17 @@ def test_cli_names_an_unusable_photo_once(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count(str(empty)) == 1 and "the file is empty" in err, err
     assert "nothing was stored" in err and not (inst / "calibration").exists()
+
+
+def test_cli_says_when_the_calibration_cannot_be_stored(tmp_path, capsys):
+    # An --instance that is a file: mkdir raised FileExistsError, a traceback after the
+    # whole grid had been read.
+    image, _ = held_out_grid()
+    grid = tmp_path / "grid.jpg"
+    cv2.imwrite(str(grid), image)
+    a_file = tmp_path / "inst"
+    a_file.write_text("x")
+    assert rummiref(["calibrate", str(grid), "--instance", str(a_file)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rummiref: cannot store the calibration in ") and "Traceback" not in err
+    assert "nothing was stored" in err and err.count("\n") == 1
