@@ -97,6 +97,17 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from .evaluate import evaluate, format_result
 
     png = Path(args.confusion) if args.confusion else Path(f"confusion-{folder.resolve().name}.png")
+    # Checked before the folder is read (minutes on a large one), not when the picture is due.
+    import cv2
+
+    try:
+        png.parent.mkdir(parents=True, exist_ok=True)
+        problem = None if cv2.haveImageWriter(str(png)) else "give a .png or .jpg file name"
+    except OSError as exc:
+        problem = f"cannot make its folder ({exc.strerror or exc})"
+    if problem:
+        report_error(f"--confusion {png}: {problem}", args)
+        return EXIT_BAD_INPUT
     try:
         result = evaluate(folder, reader, confusion_png=png, melds_dir=args.melds,
                           any_order=args.any_order, progress=not args.json)
