@@ -13,7 +13,9 @@ import argparse
 import contextlib
 import io
 import json
+import math
 import sys
+import unicodedata
 from importlib.metadata import entry_points
 from typing import Callable, Optional, Sequence
 
@@ -24,9 +26,16 @@ from .words import plural, quoted
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 
 
+def _json_line(data: dict) -> str:
+    """One JSON object, UTF-8 clean: bytes that were not UTF-8 in the input (Python keeps them
+    as lone surrogates) are written as \\udcXX escapes, not as the raw bytes again."""
+    text = json.dumps(data, ensure_ascii=False)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _emit(args: argparse.Namespace, data: dict, text: str) -> None:
     if getattr(args, "json", False):
-        print(json.dumps(data, ensure_ascii=False))
+        print(_json_line(data))
     else:
         print(text)
 
@@ -34,6 +43,18 @@ def _emit(args: argparse.Namespace, data: dict, text: str) -> None:
 def _text_arg(value: str) -> str:
     """``-`` reads the argument from standard input (handy for long tables)."""
     return sys.stdin.read() if value == "-" else value
+
+
+def _seconds(text: str) -> float:
+    """A duration in seconds for argparse: a finite number, not below 0 (``nan`` compared
+    with the time limit is never over it, so a NaN turn was always in time)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give the seconds the turn took, 0 or more")
+    return value
 
 
 def _add_rules(p: argparse.ArgumentParser) -> None:
@@ -117,26 +138,37 @@ def _parse_rack_arg(item: str) -> tuple[str, str]:
     return name.strip(), rack.strip()
 
 
-def _racks(items: Sequence[str], winner: Optional[str]) -> dict[str, str]:
-    """Each player's rack from NAME=RACK arguments: every name once, the winner among them."""
+def _name_key(name: str) -> str:
+    """Names are the same player whatever their case or Unicode form, as on the scoresheet."""
+    return unicodedata.normalize("NFKC", name).strip().casefold()
+
+
+def _racks(items: Sequence[str], winner: Optional[str]) -> tuple[dict[str, str], Optional[str]]:
+    """Each player's rack from NAME=RACK arguments: every name once (``Ann`` and ``ann`` are
+    one player), the winner among them; and the winner as spelt in NAME=RACK."""
     racks: dict[str, str] = {}
+    spelt: dict[str, str] = {}
     for item in items:
         name, rack = _parse_rack_arg(item)
-        if name in racks:
-            raise RummirefError(f"{quoted(name)} is given twice ({name}={racks[name]} and "
+        first = spelt.get(_name_key(name))
+        if first is not None:
+            raise RummirefError(f"{quoted(name)} is given twice ({first}={racks[first]} and "
                                 f"{name}={rack}): give each player's rack once")
         racks[name] = rack
-    if winner is not None and winner not in racks:
-        raise RummirefError(f"the winner {quoted(winner)} is not one of the players given "
-                            f"({', '.join(racks)}): list every player as NAME=RACK, the winner "
-                            f"too ({winner}=0)")
-    return racks
+        spelt[_name_key(name)] = name
+    if winner is not None:
+        if _name_key(winner) not in spelt:
+            raise RummirefError(f"the winner {quoted(winner)} is not one of the players given "
+                                f"({', '.join(racks)}): list every player as NAME=RACK, the "
+                                f"winner too ({winner}=0)")
+        winner = spelt[_name_key(winner)]
+    return racks, winner
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
-    racks = _racks(args.racks, args.winner)
-    result = settle_round(racks, args.winner, rules)
+    racks, winner = _racks(args.racks, args.winner)
+    result = settle_round(racks, winner, rules)
     width = max(len(p) for p in result.scores)
     lines = [f"{p:<{width}}  {s:+d}" for p, s in result.scores.items()]
     lines += ["", *result.explanation, f"Total {result.total:+d} (every round sums to zero)"]
@@ -200,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rack", help="the player's rack before the turn, if known")
     p.add_argument("--not-opened", action="store_true",
                    help="the player had not made the initial meld before this turn")
-    p.add_argument("--elapsed", type=float, help="seconds the turn took")
+    p.add_argument("--elapsed", type=_seconds, help="seconds the turn took")
     _add_rules(p)
     p.set_defaults(func=cmd_turn)
 
@@ -233,8 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _json_error(message: str, **extra) -> None:
     """Bad input under ``--json``: one JSON object on standard output, like every answer."""
-    print(json.dumps({"error": message, "exit": EXIT_BAD_INPUT,
-                      **{k: v for k, v in extra.items() if v is not None}}, ensure_ascii=False))
+    print(_json_line({"error": message, "exit": EXIT_BAD_INPUT,
+                      **{k: v for k, v in extra.items() if v is not None}}))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -260,7 +292,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(args.func(args) or 0)
     except RummirefError as e:
         if getattr(args, "json", False):
-            _json_error(str(e), token=getattr(e, "token", None))
+            # A rack's notation error reaches here wrapped in a ScoringError: its token too.
+            token = getattr(e, "token", None) or getattr(e.__cause__, "token", None)
+            _json_error(str(e), token=token)
         else:
             print(f"rummiref: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

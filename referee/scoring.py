@@ -56,6 +56,16 @@ class RoundResult:
                 "total": self.total}
 
 
+def _is_whole_number(text: str) -> bool:
+    """Whether ``text`` is what ``int()`` reads as a whole number: one optional sign and
+    decimal digits. ``str.isdigit()`` alone also passes superscripts ("²") and a doubled
+    sign ("+-5"), which ``int()`` refuses."""
+    text = text.strip()
+    if text[:1] in ("+", "-"):
+        text = text[1:]
+    return text.isdecimal()
+
+
 def _rack(player: str, rack: Rack, rules: Rules) -> tuple[int, Optional[tuple[Tile, ...]]]:
     if isinstance(rack, bool):
         raise ScoringError(f"{player}: a rack is a number of points or a list of tiles, not {rack!r}")
@@ -66,7 +76,7 @@ def _rack(player: str, rack: Rack, rules: Rules) -> tuple[int, Optional[tuple[Ti
         if not rack.is_integer():
             raise ScoringError(f"{player}: rack points are whole numbers, not {rack}")
         points, tiles = int(rack), None
-    elif isinstance(rack, str) and rack.strip().lstrip("+-").isdigit():
+    elif isinstance(rack, str) and _is_whole_number(rack):
         points, tiles = int(rack.strip()), None
     else:
         try:

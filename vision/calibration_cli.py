@@ -27,10 +27,19 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     try:
         result = calibrate(reader, args.photo)
-    except (GridError, ImageError, CalibrationUnusable) as exc:
+    except ImageError as exc:  # its message names the file already
+        report_error(f"{exc}; nothing was stored", args)
+        return EXIT_FAILED
+    except (GridError, CalibrationUnusable) as exc:
         report_error(f"{args.photo}: {exc}; nothing was stored", args)
         return EXIT_FAILED
-    path = save(result.calibration, args.instance, args.game)
+    try:
+        path = save(result.calibration, args.instance, args.game)
+    except OSError as exc:  # an --instance that is a file, a read-only folder, a full disk
+        where = calibration_path(args.instance, args.game).parent
+        report_error(f"cannot store the calibration in {where}: {exc.strerror or exc}; "
+                     f"nothing was stored (give a writable folder with --instance DIR)", args)
+        return EXIT_FAILED
     if args.json:
         print(json.dumps({"stored": str(path), "game": args.game, "found": result.found,
                           "missing": result.missing, "right_before": result.right_before,

@@ -29,6 +29,13 @@ def cmd_read(args: argparse.Namespace) -> int:
     from .imageio import ImageError
 
     reader = reader_for(reader)  # the player's own tile set, where it was calibrated
+    if args.annotate:
+        import cv2
+
+        # Said before any photo is read: an --annotate name no image writer takes.
+        if not cv2.haveImageWriter(str(_annotate_path(args.annotate, "x", len(args.images) > 1))):
+            report_error(f"--annotate {args.annotate}: give a .png or .jpg file name", args)
+            return EXIT_BAD_INPUT
 
     failed = 0
     several = len(args.images) > 1
@@ -66,8 +73,12 @@ def cmd_read(args: argparse.Namespace) -> int:
 
             out = _annotate_path(args.annotate, image, several)
             drawn = annotate(load_image(image), reading, args.rules, rack=args.rack)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            if not cv2.imwrite(str(out), drawn):
+            try:
+                out.parent.mkdir(parents=True, exist_ok=True)
+                written = cv2.imwrite(str(out), drawn)
+            except (OSError, cv2.error):
+                written = False
+            if not written:
                 report_error(f"cannot write {out} (use a .png or .jpg name in a writable folder)")
                 failed += 1
             elif not args.json:
@@ -86,6 +97,17 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from .evaluate import evaluate, format_result
 
     png = Path(args.confusion) if args.confusion else Path(f"confusion-{folder.resolve().name}.png")
+    # Checked before the folder is read (minutes on a large one), not when the picture is due.
+    import cv2
+
+    try:
+        png.parent.mkdir(parents=True, exist_ok=True)
+        problem = None if cv2.haveImageWriter(str(png)) else "give a .png or .jpg file name"
+    except OSError as exc:
+        problem = f"cannot make its folder ({exc.strerror or exc})"
+    if problem:
+        report_error(f"--confusion {png}: {problem}", args)
+        return EXIT_BAD_INPUT
     try:
         result = evaluate(folder, reader, confusion_png=png, melds_dir=args.melds,
                           any_order=args.any_order, progress=not args.json)

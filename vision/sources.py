@@ -270,7 +270,7 @@ def open_source(spec: "str | int", *, fps: float = 30.0, photo_hold: float = 1.5
     """A :class:`FrameSource` for ``spec``: a webcam index (``0``), a stream URL, a video file,
     or a folder of photos (each held ``photo_hold`` seconds at ``fps``). ``realtime``: files
     are played at their own frame rate (as a camera would deliver them)."""
-    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdecimal()):
         index = int(spec)
         return FrameSource(lambda: video_capture(index), name=f"webcam {index}", **kw)
     spec = str(spec).strip()

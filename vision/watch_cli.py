@@ -37,12 +37,35 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_watch)
 
 
+def _bad_server_or_game(server: str, game: str) -> str | None:
+    """What is wrong with ``--server`` or ``--game`` (None: nothing). Said at once: an address
+    that is no http(s) URL was a traceback, or waited for a server that can never answer."""
+    import re
+    from urllib.parse import urlsplit
+
+    try:
+        url = urlsplit(server)
+        url.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError as e:
+        return f"--server {server!r} is not a web address ({e}); give http://HOST:5000"
+    if url.scheme.lower() not in ("http", "https") or not url.hostname:
+        return f"--server {server!r} is not a web address; give http://HOST:5000"
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,16}", game):
+        return (f"--game {game!r} is not a game id (1-16 letters, digits, - or _; the part "
+                f"after /games/ in the game's link)")
+    return None
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     token = args.token or os.environ.get("RUMMIREF_TOKEN")
     if not token:
         print("rummiref watch: give the game's edit token with --token or $RUMMIREF_TOKEN",
               file=sys.stderr)
+        return 2
+    problem = _bad_server_or_game(args.server, args.game)
+    if problem:
+        print(f"rummiref watch: {problem}", file=sys.stderr)
         return 2
     from .http_sink import HttpSink, TransportError
     from .reader import Reader

@@ -34,8 +34,20 @@ def json_body() -> Any:
             raise ValueError(f"{text} is too large a number")
         return value
 
+    def one_value_per_key(pairs: list[tuple[str, Any]]) -> dict:
+        # JSON itself lets a key repeat and keeps the last value: {"Ben": 5, "Ben": 60} would
+        # score 60 in silence, where "Ben" and "ben" are refused as a rack given twice.
+        body: dict = {}
+        for key, value in pairs:
+            if key in body:
+                raise ValueError(f"{json.dumps(key, ensure_ascii=False)[:60]} is given twice "
+                                 f"in one object")
+            body[key] = value
+        return body
+
     try:
-        body = json.loads(data.decode("utf-8"), parse_constant=no_constants, parse_float=finite)
+        body = json.loads(data.decode("utf-8"), parse_constant=no_constants, parse_float=finite,
+                          object_pairs_hook=one_value_per_key)
         # "\ud800"-style escapes decode to lone surrogates, which no database or reply can hold.
         json.dumps(body, ensure_ascii=False).encode("utf-8")
         return body

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import Optional, Sequence
 
 
@@ -76,6 +77,21 @@ def _config(args: argparse.Namespace) -> dict:
     return cfg
 
 
+def _instance_problem(cfg: dict) -> Optional[str]:
+    """Why the instance folder cannot be used (a file there, no such parent, no permission),
+    as one line for standard error; None when it can."""
+    from . import default_instance_path
+
+    folder = Path(cfg.get("INSTANCE_PATH") or default_instance_path())
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        why = "it is a file, not a folder" if folder.exists() else (e.strerror or str(e))
+        return (f"rummiref: cannot use {folder} as the instance folder: {why}; give a "
+                f"folder with --instance DIR")
+    return None
+
+
 def _describe_db(app) -> str:
     url = app.extensions["rummiref"]["engine"].url
     if url.get_backend_name() == "sqlite":
@@ -87,6 +103,10 @@ def cmd_init_db(args: argparse.Namespace) -> int:
     from . import create_app, migrate
 
     cfg = _config(args)
+    problem = _instance_problem(cfg)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     cfg["AUTO_MIGRATE"] = False
     cfg["PAGES"] = False
     app = create_app(cfg)
@@ -190,6 +210,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     threads = max(4, args.threads)
     limit = _open_files_for(max(10, args.connection_limit), threads)
     cfg = _config(args)
+    problem = _instance_problem(cfg)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     # Keep a few threads for ordinary requests however many phones hold live streams open.
     cfg["SSE_MAX_STREAMS"] = max(1, threads - 8)
     app = create_app(cfg)
@@ -200,6 +224,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"rummiref: cannot listen on {args.host}:{args.port}: {e.strerror or e}. "
               f"Is another server using that port? Try --port {args.port + 1}.", file=sys.stderr)
         return 1
+    except ValueError:  # waitress: an address that is no address ("999.1.1.1", "my host")
+        print(f"rummiref: cannot listen on {args.host}:{args.port}: --host is not an address "
+              f"of this computer (give an IP address such as 127.0.0.1, or leave it out)",
+              file=sys.stderr)
+        return 2
     reach.remember(app, args.host, server.effective_port)
     base = print_links(app, args.host)
     print(f"  database: {_describe_db(app)}", flush=True)

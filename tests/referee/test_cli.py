@@ -193,3 +193,60 @@ def test_hint_retrieves_a_joker_under_every_preset(capsys):
                            "R5 K10 K11", "--rules", preset)
         assert code == 0 and "draw" not in out.lower(), (preset, out)
         assert "1. Swap the joker in R3 R4 J for your R5, then lay it with K10 K11." in out
+
+
+def test_score_refuses_a_rack_that_only_looks_like_a_number(capsys):
+    # A superscript two (a phone keyboard's long-press on 2) and a doubled sign pass
+    # str.isdigit() but are no number: each is bad input (exit 2, one line), not a traceback.
+    for rack in ("\u00b2", "+-5", "--5", "-+5"):
+        code, out, err = run(capsys, "score", "--winner", "Ann", "Ann=0", f"Ben={rack}")
+        assert code == 2 and out == "", rack
+        assert err.startswith("rummiref: Ben's rack:") and err.count("\n") == 1, err
+    # digits of other scripts are still whole numbers, as before
+    code, out, _ = run(capsys, "score", "--winner", "Ann", "Ann=0", "Ben=\u0665", "--json")
+    assert code == 0 and json.loads(out)["scores"] == {"Ann": 5, "Ben": -5}
+
+
+def test_score_json_names_the_bad_token_of_a_rack(capsys):
+    # README: bad input under --json carries "token", the piece of text at fault; a rack's
+    # bad tile lost it on the way through the scoring error.
+    code, out, _ = run(capsys, "score", "--winner", "Ann", "Ann=0", "Ben=R5 X9", "--json")
+    data = json.loads(out)
+    assert code == 2 and data["token"] == "X9" and "Ben's rack" in data["error"]
+
+
+def test_json_output_stays_utf8_when_the_input_was_not(capsys, monkeypatch):
+    # A byte that is not UTF-8 reaches Python as a lone surrogate (surrogateescape); --json
+    # wrote it back as the raw byte, so the "one JSON object" was not UTF-8 and a program
+    # reading it strictly failed.
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(b"R1 R2 \xff R3".decode("utf-8",
+                                                                        "surrogateescape")))
+    code, out, _ = run(capsys, "check", "-", "--json")
+    data = json.loads(out.encode("utf-8"))
+    assert code == 2 and data["token"] == "\udcff" and "is not a tile" in data["error"]
+
+
+def test_score_takes_names_whatever_their_case_as_the_scoresheet_does(capsys):
+    # "Ann=0 ann=5" was scored as two players (Ann +5, ann -5): one person typed twice. The
+    # scoresheet refuses the same pair ("case does not count"); so does the command now.
+    code, out, err = run(capsys, "score", "--winner", "Ann", "Ann=0", "ann=5", "Ben=3")
+    assert code == 2 and out == ""
+    assert "'ann' is given twice (Ann=0 and ann=5)" in err
+    # the winner may be typed in another case: the player as given in NAME=RACK wins
+    code, out, _ = run(capsys, "score", "--winner", "ann", "Ann=0", "Ben=5", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["scores"] == {"Ann": 5, "Ben": -5} and data["winner"] == "Ann"
+
+
+def test_turn_refuses_a_time_that_is_no_duration(capsys):
+    # "--elapsed nan" judged every turn in time (NaN is never over the limit) and a negative
+    # time was taken as given; each is bad input now, like "--elapsed abc".
+    for value in ("nan", "-5", "inf"):
+        code, out, err = run(capsys, "turn", "--before", "R1 R2 R3", "--after", "R1 R2 R3 R4",
+                             "--rack", "R4", f"--elapsed={value}", "--json")
+        assert code == 2 and "--elapsed" in json.loads(out)["error"], value
+    code, out, _ = run(capsys, "turn", "--before", "R1 R2 R3", "--after", "R1 R2 R3 R4",
+                       "--rack", "R4", "--elapsed=61", "--json")
+    assert code == 1 and [v["code"] for v in json.loads(out)["violations"]] == ["time-exceeded"]

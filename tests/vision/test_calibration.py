@@ -198,3 +198,28 @@ def test_cli_stores_a_grid_and_refuses_a_table(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "not enough for a calibration grid" in err and "nothing was stored" in err
     assert not (inst / "calibration" / "default.npz").exists()
+
+
+def test_cli_names_an_unusable_photo_once(tmp_path, capsys):
+    # "rummiref: P: P: the file is empty (0 bytes)": the image error names the file already.
+    empty = tmp_path / "grid.jpg"
+    empty.write_bytes(b"")
+    inst = tmp_path / "inst"
+    assert rummiref(["calibrate", str(empty), "--instance", str(inst)]) == 1
+    err = capsys.readouterr().err
+    assert err.count(str(empty)) == 1 and "the file is empty" in err, err
+    assert "nothing was stored" in err and not (inst / "calibration").exists()
+
+
+def test_cli_says_when_the_calibration_cannot_be_stored(tmp_path, capsys):
+    # An --instance that is a file: mkdir raised FileExistsError, a traceback after the
+    # whole grid had been read.
+    image, _ = held_out_grid()
+    grid = tmp_path / "grid.jpg"
+    cv2.imwrite(str(grid), image)
+    a_file = tmp_path / "inst"
+    a_file.write_text("x")
+    assert rummiref(["calibrate", str(grid), "--instance", str(a_file)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rummiref: cannot store the calibration in ") and "Traceback" not in err
+    assert "nothing was stored" in err and err.count("\n") == 1

@@ -70,6 +70,37 @@ def test_read_text_and_annotate(table_png, tmp_path, capsys):
     assert not np.array_equal(drawn, cv2.imread(str(table_png)))
 
 
+def test_read_says_when_the_annotated_picture_cannot_be_written(table_png, tmp_path, capsys):
+    # Each was a traceback: a folder under a file (FileExistsError from mkdir) and a name no
+    # image writer takes (cv2.error, after the photo had been read).
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    out = blocker / "out.png"
+    assert rummiref(["read", str(table_png), "--annotate", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"{table_png}: ")   # the reading is still printed
+    assert f"cannot write {out}" in captured.err
+    assert rummiref(["read", str(table_png), "--annotate", str(tmp_path / "out.txt")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "give a .png or .jpg file name" in captured.err
+
+
+def test_evaluate_refuses_a_confusion_picture_it_cannot_write_before_reading(tmp_path, capsys):
+    # A folder under a file, or a name no image writer takes: a traceback once the whole
+    # folder had been read; now bad input before anything is read.
+    folder = tmp_path / "labelled"
+    img, labels = render_table(TABLES[0], seed=200, classic=True, upside_down=0.0)
+    write_labels(folder, "img0", img, list(labels), labels.melds, suffix=".jpg")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    for png, says in [(blocker / "cm.png", "cannot make its folder"),
+                      (tmp_path / "cm.txt", "give a .png or .jpg file name")]:
+        assert rummiref(["evaluate", str(folder), "--confusion", str(png)]) == 2
+        captured = capsys.readouterr()
+        assert says in captured.err and "Traceback" not in captured.err, captured.err
+        assert captured.out == ""
+
+
 def test_evaluate_tiny_folder(tmp_path, capsys):
     folder = tmp_path / "labelled"
     for k, text in enumerate(TABLES[:3]):

@@ -157,3 +157,10 @@ def test_a_paced_source_never_queues():
     src.join(3)
     assert src.frames_read == 60 and src.buffer.dropped >= 55
     assert first is not None
+
+
+def test_a_camera_that_only_looks_like_a_webcam_index_is_refused_clearly():
+    # "²" passed str.isdigit() and then broke int() with a bare ValueError (`rummiref watch
+    # --camera ²` printed a traceback); it is a path like any other text.
+    with pytest.raises(SourceError, match="no such file"):
+        open_source("\u00b2")

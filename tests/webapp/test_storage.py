@@ -151,6 +151,24 @@ def test_serve_reports_a_busy_port(tmp_path):
     assert r.returncode == 1 and "cannot listen" in r.stderr and "--port" in r.stderr
 
 
+def test_serve_and_init_db_say_what_is_wrong_with_the_folder_or_the_host(tmp_path):
+    # Each was a traceback: an instance folder that is a file or cannot be made
+    # (FileExistsError / FileNotFoundError from mkdir) and a --host that is no address
+    # (waitress's ValueError).
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    for args in (("init-db", "--instance", str(a_file)),
+                 ("serve", "--port", "0", "--instance", str(a_file)),
+                 ("init-db", "--instance", "/proc/no/such/folder")):
+        r = run_cli(*args)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert "as the instance folder" in r.stderr and "--instance DIR" in r.stderr
+    assert "it is a file, not a folder" in run_cli("init-db", "--instance", str(a_file)).stderr
+    r = run_cli("serve", "--host", "999.1.1.1", "--port", "0", "--instance", str(tmp_path / "i"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "cannot listen on 999.1.1.1:0" in r.stderr and "--host" in r.stderr
+
+
 def test_registering_the_commands_imports_nothing_heavy():
     code = ("import argparse, sys, webapp.cli as c; p = argparse.ArgumentParser(); "
             "c.register(p.add_subparsers()); "

@@ -74,3 +74,29 @@ def test_every_int_in_a_route_is_bounded_app_wide(make_app):
     r = client.get("/probe/9223372036854775808")
     assert r.status_code == 404 and "There is nothing at this address" in r.get_data(as_text=True)
     assert seen == [123456789]
+
+
+@pytest.mark.parametrize("rack", ["\u00b2", "+-5", "--5"])
+def test_a_rack_that_only_looks_like_a_number_is_a_422(client, app, game, rack):
+    # "²" (a superscript two) and "+-5" passed str.isdigit() and then broke int(): a 500
+    # instead of a sentence naming the rack.
+    before = snapshot(app)
+    r = post_round(client, game, {"winner": "Ann", "racks": {"Ben": rack, "Cy": 1}})
+    assert r.status_code == 422, r.get_json()
+    assert r.get_json()["error"].startswith("Ben's rack:")
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("text, key", [
+    ('{"winner": "Ann", "racks": {"Ben": 5, "Ben": 60, "Cy": 1}}', '"Ben"'),
+    ('{"winner": "Ann", "winner": "Ben", "racks": {"Ann": 5, "Ben": 0, "Cy": 1}}', '"winner"'),
+])
+def test_a_key_given_twice_in_the_body_is_refused(client, app, game, text, key):
+    # JSON parsers keep the last of two equal keys: Ben's 5 became 60 with no word, where
+    # "Ben" and "ben" are refused as a rack given twice.
+    before = snapshot(app)
+    r = client.post(f"/api/games/{game['id']}/rounds", data=text,
+                    headers={**game["headers"], "Content-Type": "application/json"})
+    assert r.status_code == 400, r.get_json()
+    assert f"{key} is given twice" in r.get_json()["error"]
+    assert snapshot(app) == before

@@ -15,10 +15,25 @@ from vision.reading import Reading, ReadingError
 
 from .. import service
 from ..models import Game
+from ..exceptions import unknown_fields
 from ..service import Conflict, Invalid
 from . import store
 from .models import LiveSnapshot
 from .views import find_turn, turn_json, watcher_json
+
+
+#: The fields of each owner's action (``device`` names the phone in the change log).
+CORRECT_FIELDS = {"side", "index", "tile", "device"}
+DECLARE_FIELDS = {"side", "meld", "tiles", "device"}
+NEXT_PLAYER_FIELDS = {"player", "device"}
+
+
+def _refuse_unknown(body: dict, fields: set[str], takes: str) -> None:
+    """Invalid for a field the action does not take: a misspelt "tile" for "tiles" must not be
+    read as a field left out (which, for a declaration, takes it back)."""
+    unknown = set(map(str, body)) - fields
+    if unknown:
+        raise Invalid(f"{unknown_fields(unknown)}; {takes}", field=sorted(unknown)[0])
 
 
 def request_end_turn(db: Session, game: Game, actor: str) -> dict:
@@ -44,7 +59,10 @@ def new_round(db: Session, game: Game, actor: str) -> dict:
 
 def set_next_player(db: Session, game: Game, body: Any, actor: str) -> dict:
     """Say whose turn it is now (the camera cannot know who sat down first)."""
-    raw = body.get("player") if isinstance(body, dict) else None
+    if not isinstance(body, dict) or not isinstance(body.get("player"), str):
+        raise Invalid('say whose turn it is: {"player": "Ann"}', field="player")
+    _refuse_unknown(body, NEXT_PLAYER_FIELDS, "send player")
+    raw = body["player"]
     match = [p for p in game.players if isinstance(raw, str)
              and p.name_key == service.name_key(raw)]
     if not match:
@@ -66,6 +84,7 @@ def correct(db: Session, game: Game, number: int, body: Any, actor: str) -> dict
     s, log, turn, row = find_turn(db, game, number)
     if not isinstance(body, dict):
         raise Invalid('send {"side": "after", "index": <tile number>, "tile": "R7"}')
+    _refuse_unknown(body, CORRECT_FIELDS, "a correction takes side, index and tile")
     side = body.get("side", "after")
     if side not in ("before", "after"):
         raise Invalid('side is "before" or "after"', field="side")
@@ -109,6 +128,10 @@ def declare(db: Session, game: Game, number: int, body: Any, actor: str) -> dict
     s, log, turn, row = find_turn(db, game, number)
     if not isinstance(body, dict):
         raise Invalid('send {"side": "after", "meld": <meld number>, "tiles": "B1 O1"}')
+    _refuse_unknown(body, DECLARE_FIELDS, "a declaration takes side, meld and tiles")
+    if "tiles" not in body:
+        raise Invalid('tiles is what the jokers stand for, in the order they lie ("B1 O1"); '
+                      'send "tiles": null to take the declaration back', field="tiles")
     side = body.get("side", "after")
     if side not in ("before", "after"):
         raise Invalid('side is "before" or "after"', field="side")

@@ -170,6 +170,11 @@ def post_rack_photo(game_id: str):
         require_token(game)
         rules = service.game_rules(game)
         names = {p.name_key: p.name for p in game.players}
+    player = request.form.get("player") or request.args.get("player")
+    if player and service.name_key(player) not in names:
+        # Checked before the photo is read: an answer for nobody would be a wasted read.
+        raise Invalid(f"{player!r} is not a player in this game; the players are "
+                      f"{', '.join(names.values())}", field="player")
     f = request.files.get("photo")
     if f is not None:
         data = f.read(rack.MAX_PHOTO_BYTES + 1)
@@ -187,7 +192,6 @@ def post_rack_photo(game_id: str):
 
     out = rack.read_rack(data, rules,
                          reader_for_game(current_app, get_reader(current_app), game_id))
-    player = request.form.get("player") or request.args.get("player")
     if player:
-        out["player"] = names.get(service.name_key(player))
+        out["player"] = names[service.name_key(player)]
     return jsonify(out)

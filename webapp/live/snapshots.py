@@ -110,10 +110,19 @@ def _picture(raw: Any) -> Optional[bytes]:
     if not isinstance(raw, str) or len(raw) > MAX_PICTURE_BYTES:
         raise Invalid(f"picture is a base64 JPEG or PNG of at most "
                       f"{MAX_PICTURE_BYTES // (1024 * 1024)} MiB", field="picture")
+    text = raw
+    if text[:5].lower() == "data:":  # a browser's FileReader.readAsDataURL()
+        head, comma, text = text.partition(",")
+        if not comma or not head.lower().endswith(";base64"):
+            raise Invalid("picture: a data: URL must be base64 (data:image/jpeg;base64,...)",
+                          field="picture")
+    # `base64 photo.jpg` and MIME encoders break the text into lines of 76 characters.
+    text = "".join(text.split())
     try:
-        data = base64.b64decode(raw, validate=True)
+        data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
-        raise Invalid("picture is not valid base64", field="picture") from None
+        raise Invalid("picture is not valid base64 (the standard alphabet A-Z a-z 0-9 + /, "
+                      "padded with =)", field="picture") from None
     check_picture(data, "picture")
     return data
 

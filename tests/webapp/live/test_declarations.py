@@ -99,3 +99,39 @@ def test_only_the_owner_declares(client, game):
                     headers={"Authorization": "Bearer not-the-token"})
     assert r.status_code in (401, 403)
     assert client.get(game["api"] + "/turns/1").get_json()["verdict"]["declared"] == {}
+
+
+def test_a_misspelt_or_missing_tiles_field_does_not_take_a_declaration_back(client, game):
+    # Only "tiles": null takes a declaration back. A body without "tiles" (or with "tile",
+    # misspelt) was read as null: the declaration vanished and the turn was judged again, 200.
+    _open(client, game)
+    api, h = game["api"] + "/turns/1/declare", game["headers"]
+    assert client.post(api, headers=h, json={"meld": 0, "tiles": "B1 O1"}).status_code == 200
+    for body, field in [({"meld": 0, "tile": "K2 K3"}, "tile"), ({"meld": 0}, "tiles"),
+                        ({"meld": 0, "tiles": "K2 K3", "side ": "after"}, "side ")]:
+        r = client.post(api, headers=h, json=body)
+        assert r.status_code == 422, (body, r.get_json())
+        assert r.get_json()["field"] == field
+    d = client.get(game["api"] + "/turns/1").get_json()
+    assert d["verdict"]["declared"] == {"0": "B1 O1"} and d["legal"] is False
+    assert len(d["corrections"]) == 1
+
+
+def test_a_correction_with_a_field_it_does_not_take_changes_nothing(client, game):
+    _open(client, game)
+    api, h = game["api"] + "/turns/1/correct", game["headers"]
+    r = client.post(api, headers=h, json={"index": 1, "tile": "K2", "sdie": "before"})
+    assert r.status_code == 422 and r.get_json()["field"] == "sdie"
+    d = client.get(game["api"] + "/turns/1").get_json()
+    assert d["corrections"] == [] and d["after"]["table"] == "K1 J J | R7 R8 R9"
+
+
+def test_whose_turn_needs_a_name(client, game):
+    _open(client, game)
+    api, h = game["api"] + "/next-player", game["headers"]
+    for body in ({}, {"player": None}, {"player": 5}, {"name": "Ben"}):
+        r = client.post(api, headers=h, json=body)
+        assert r.status_code == 422 and r.get_json()["field"] == "player", body
+        assert "None" not in r.get_json()["error"]
+    r = client.post(api, headers=h, json={"player": "Ben", "device": "Ann's phone"})
+    assert r.status_code == 200 and r.get_json() == {"next_player": "Ben"}

@@ -380,3 +380,41 @@ def test_the_dispute_view_shows_the_tiles_to_move_for_the_nearest_valid_table(cl
     assert d["solver"]["possible"] is True and d["solver"]["moved"] == ["R3"]
     html = client.get(f"/games/{game['id']}/live/turns/1").get_data(as_text=True)
     assert 'id="lv-solver-moved">R3<' in html and "R1 R2 R3" in html
+
+
+def test_a_rack_photo_for_someone_not_in_the_game_is_refused_before_it_is_read(
+        client, game, live_app):
+    # It was read and answered with "player": null, as if the name had been left out.
+    import numpy as np
+    from io import BytesIO
+
+    reads = []
+    live_app.extensions["rummiref_live"]["reader"] = lambda image: reads.append(1)
+    ok, buf = cv2.imencode(".png", np.full((60, 80, 3), 200, np.uint8))
+    r = client.post(game["api"] + "/rack-photo", headers=game["headers"],
+                    data={"photo": (BytesIO(buf.tobytes()), "rack.png"), "player": "Zed"})
+    assert r.status_code == 422 and r.get_json()["field"] == "player"
+    assert "'Zed' is not a player in this game" in r.get_json()["error"] and reads == []
+
+
+def test_a_picture_in_wrapped_base64_or_as_a_data_url_is_taken(client, game):
+    # `base64 photo.jpg` (lines of 76 characters) and a browser's readAsDataURL() are base64
+    # JPEGs too; both were refused as "not valid base64".
+    import numpy as np
+
+    ok, buf = cv2.imencode(".jpg", np.full((120, 160, 3), 200, np.uint8))
+    raw = buf.tobytes()
+    for picture, table in [(base64.encodebytes(raw).decode(), ""),
+                           ("data:image/jpeg;base64," + base64.b64encode(raw).decode(),
+                            "R1 R2 R3")]:
+        assert "\n" in picture or picture.startswith("data:")
+        r = post_snapshot(client, game, table, picture=picture)
+        assert r.status_code in (200, 201), r.get_json()
+        snap = r.get_json()["snapshot"]
+        got = client.get(game["api"] + f"/snapshots/{snap}.jpg")
+        assert got.status_code == 200 and got.data == raw
+    # what is still refused says why
+    r = post_snapshot(client, game, "R1 R2 R3 R4", picture="data:image/jpeg," + "A" * 8)
+    assert r.status_code == 422 and "must be base64" in r.get_json()["error"]
+    r = post_snapshot(client, game, "R1 R2 R3 R4", picture="*" * 8)
+    assert r.status_code == 422 and r.get_json()["field"] == "picture"
