@@ -15,12 +15,12 @@ import io
 import json
 import math
 import sys
-import unicodedata
 from importlib.metadata import entry_points
 from typing import Callable, Optional, Sequence
 
 from . import (PRESETS, DEFAULT_PRESET, RummirefError, arrange, best_move, check_table,
                check_turn, get_rules, parse_table, parse_tiles, settle_round)
+from .names import name_key
 from .words import plural, quoted
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
@@ -138,11 +138,6 @@ def _parse_rack_arg(item: str) -> tuple[str, str]:
     return name.strip(), rack.strip()
 
 
-def _name_key(name: str) -> str:
-    """Names are the same player whatever their case or Unicode form, as on the scoresheet."""
-    return unicodedata.normalize("NFKC", name).strip().casefold()
-
-
 def _racks(items: Sequence[str], winner: Optional[str]) -> tuple[dict[str, str], Optional[str]]:
     """Each player's rack from NAME=RACK arguments: every name once (``Ann`` and ``ann`` are
     one player), the winner among them; and the winner as spelt in NAME=RACK."""
@@ -150,18 +145,18 @@ def _racks(items: Sequence[str], winner: Optional[str]) -> tuple[dict[str, str],
     spelt: dict[str, str] = {}
     for item in items:
         name, rack = _parse_rack_arg(item)
-        first = spelt.get(_name_key(name))
+        first = spelt.get(name_key(name))
         if first is not None:
             raise RummirefError(f"{quoted(name)} is given twice ({first}={racks[first]} and "
                                 f"{name}={rack}): give each player's rack once")
         racks[name] = rack
-        spelt[_name_key(name)] = name
+        spelt[name_key(name)] = name
     if winner is not None:
-        if _name_key(winner) not in spelt:
+        if name_key(winner) not in spelt:
             raise RummirefError(f"the winner {quoted(winner)} is not one of the players given "
                                 f"({', '.join(racks)}): list every player as NAME=RACK, the "
                                 f"winner too ({winner}=0)")
-        winner = spelt[_name_key(winner)]
+        winner = spelt[name_key(winner)]
     return racks, winner
 
 

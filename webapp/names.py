@@ -7,16 +7,10 @@ import json
 import unicodedata
 from typing import Any, Optional
 
+from referee.names import name_key  # noqa: F401 (the web app's modules import it from here)
+
 from .exceptions import Invalid
 from .models import DEVICE_MAX, NAME_MAX, TITLE_MAX
-
-
-def name_key(name: str) -> str:
-    """What makes two names one player: compatibility forms (full-width letters, ligatures),
-    case and runs of spaces do not count. ``players.name_key`` holds it (migration 0002 wrote
-    it for the names stored before)."""
-    text = " ".join(unicodedata.normalize("NFKC", name).split())
-    return unicodedata.normalize("NFKC", text.casefold())
 
 
 def clean_device(value: Any) -> Optional[str]:
