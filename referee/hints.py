@@ -154,8 +154,8 @@ def _keeping_declared(move: Move, table, rack, rules, opened: bool,
     declared = dict(_declared(jokers, table))
     verdict = check_turn(table, move.table, rack_tiles, rules=rules, opened=opened,
                          jokers_before=declared, reasons=False)
-    if verdict.legal:
-        return move
+    if verdict.legal:  # its steps told as the declarations have it (which joker a tile swaps)
+        return with_steps(move, table, rack_tiles, rules, verdict, exact=move.exact)
     kept = [m for i, m in enumerate(table.melds) if i in declared]
     rest = Table(m for i, m in enumerate(table.melds) if i not in declared)
     sub = _best_move(rest, rack_tiles, rules, opened, cpu_limit, started)

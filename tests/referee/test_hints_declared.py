@@ -47,3 +47,17 @@ def test_declarations_leave_an_opening_alone():
     # before the initial meld the table is not touched (003), so declarations change nothing
     move = best_move(TABLE, "K11 B11 O11 R1", "sabra", opened=False, jokers={0: "B1 O1"})
     assert sorted(map(str, move.placed)) == ["B11", "K11", "O11"] and move.exact
+
+
+def test_a_kept_hint_swaps_the_joker_for_the_tile_it_was_declared_as():
+    # J K1 J declared R1 and O1, rack B1 O1 R1 R2 R3: the five tiles go down only if O1 takes
+    # the joker declared O1 (003: "placing it with a tile of the same numerical value and
+    # colour it represents"), which is laid with R1 R2 R3, and B1 joins K1 and the joker still
+    # standing for R1. The search reads the jokers as any missing colours, so its own steps
+    # could have swapped B1; the steps must say what the declarations allow.
+    table, rack, declared = "J K1 J | R5 R6 R7", "B1 O1 R1 R2 R3", {0: "R1 O1"}
+    move = best_move(table, rack, "sabra", jokers=declared)
+    assert len(move.placed) == 5 and move.exact and legal(table, move, rack, declared)
+    swap = move.steps[0]
+    assert swap.action == "swap" and swap.args["tiles"] == "O1", swap.text
+    assert "your O1" in swap.text and "B1" not in swap.text
