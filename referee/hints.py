@@ -78,12 +78,14 @@ play found it says to draw.
 from __future__ import annotations
 
 import gc
+import itertools
 import time
+from collections import Counter
 from contextlib import contextmanager
 from typing import Optional
 
 from .joker_hints import JokerSearch
-from .melds import check_meld, meld_points
+from .melds import check_meld, meld_points, meld_readings
 from .move import Move, draw_move, move_value, split_rack, with_steps
 from .opening import opening_melds, rack_weights
 from .rules import Rules, get_rules
@@ -100,7 +102,7 @@ from .search import (
 )
 from .solver import TableUnsolvableError, arrange
 from .steps import describe
-from .tiles import JOKERS, Table, TableLike, TilesLike, check_counts
+from .tiles import JOKER, JOKERS, RummirefError, Table, TableLike, Tile, TilesLike, check_counts
 from .turns import Declarations, _declared, check_turn
 from .words import plural
 
@@ -156,16 +158,154 @@ def _keeping_declared(move: Move, table, rack, rules, opened: bool,
                          jokers_before=declared, reasons=False)
     if verdict.legal:  # its steps told as the declarations have it (which joker a tile swaps)
         return with_steps(move, table, rack_tiles, rules, verdict, exact=move.exact)
-    kept = [m for i, m in enumerate(table.melds) if i in declared]
-    rest = Table(m for i, m in enumerate(table.melds) if i not in declared)
-    sub = _best_move(rest, rack_tiles, rules, opened, cpu_limit, started)
-    after = Table(kept + list(sub.table.melds))
-    verdict = check_turn(table, after, rack_tiles, rules=rules, opened=opened,
-                         jokers_before=declared, reasons=False)
-    if not sub.placed or not verdict.legal:
+    candidates = _declared_kept(table, rack_tiles, rules, opened, cpu_limit, started, declared)
+    if opened:
+        candidates += _declared_as_tiles(table, rack_tiles, rules, cpu_limit, started, declared)
+    best, best_verdict = None, None
+    for after in candidates:
+        placed, remaining = split_rack(after.melds, table.tiles, rack_tiles)
+        if not placed or (best is not None
+                          and move_value(placed, rules) <= move_value(best.placed, rules)):
+            continue
+        verdict = check_turn(table, after, rack_tiles, rules=rules, opened=opened,
+                             jokers_before=declared, reasons=False)
+        if verdict.legal:
+            best = Move(placed, after, move_value(placed, rules)[1], remaining)
+            best_verdict = verdict
+    if best is None:
         return draw_move(table, rack_tiles, exact=False)
-    return with_steps(Move(sub.placed, after, sub.points, sub.remaining, sub.opening,
-                           sub.initial_points), table, rack_tiles, rules, verdict, exact=False)
+    # the search's hint, read without the declarations, is worth at least every turn they
+    # allow: a turn as good as a proven one is proven best
+    proven = move.exact and move_value(best.placed, rules) == move_value(move.placed, rules)
+    return with_steps(best, table, rack_tiles, rules, best_verdict, exact=proven)
+
+
+def _declared_kept(table: Table, rack_tiles, rules: Rules, opened: bool,
+                   cpu_limit: Optional[float], started: float, declared: dict) -> list[Table]:
+    """Tables after turns that leave the declared melds where they lie, each as it is or
+    with rack tiles added at its ends (a group's missing colours, a run's next numbers), and
+    the rest of the table and rack laid by the search."""
+    kept = [i for i in range(len(table)) if i in declared]
+    rest = Table(m for i, m in enumerate(table.melds) if i not in declared)
+    grown = [[(table[i].tiles, ())] + (list(_grown(table[i], declared[i], rack_tiles, rules))
+                                       if opened else []) for i in kept]
+    out = []
+    for choice in itertools.islice(itertools.product(*grown), DECLARED_CHOICES):
+        if out and _past(cpu_limit, started):
+            break
+        rack = list(rack_tiles)
+        try:
+            for _, used in choice:
+                for t in used:
+                    rack.remove(t)
+        except ValueError:  # two melds asked for one tile
+            continue
+        sub = _best_move(rest, rack, rules, opened, cpu_limit, started)
+        if sub.placed or any(used for _, used in choice):
+            out.append(Table([tiles for tiles, _ in choice] + list(sub.table.melds)))
+    return out
+
+
+#: at most this many ways to add rack tiles to the declared melds are tried for one hint
+DECLARED_CHOICES = 64
+
+
+def _grown(meld, jokers, rack_tiles, rules: Rules):
+    """(tiles, rack tiles added) for each valid meld made by adding rack tiles at the ends of
+    ``meld``, its jokers standing for the tiles declared."""
+    reading = meld_readings(meld, rules, jokers=jokers)
+    if not reading:
+        return
+    stands = reading[0].stands_for
+    rack = set(rack_tiles)
+    if reading[0].kind == "group":
+        number, present = stands[0].number, {t.colour for t in stands}
+        more = sorted(t for t in rack if not t.is_joker and t.number == number
+                      and t.colour not in present)
+        for k in range(1, 5 - len(stands)):
+            for added in itertools.combinations(more, k):
+                yield meld.tiles + added, added
+        return
+    colour, step = stands[0].colour, (1 if stands[-1].number > stands[0].number else -1)
+    def next_ones(number: int, step: int) -> list:
+        numbers = itertools.takewhile(lambda n: 1 <= n <= MAX_NUMBER,
+                                      (number + step * k for k in range(1, MAX_NUMBER)))
+        return list(itertools.takewhile(lambda t: t in rack, (Tile(colour, n) for n in numbers)))
+    before, after = next_ones(stands[0].number, -step), next_ones(stands[-1].number, step)
+    for a in range(len(before) + 1):
+        for b in range(len(after) + 1):
+            tiles = tuple(reversed(before[:a])) + meld.tiles + tuple(after[:b])
+            if (a or b) and check_meld(tiles, rules, jokers=jokers).ok:
+                yield tiles, tuple(before[:a]) + tuple(after[:b])
+
+
+def _declared_as_tiles(table: Table, rack_tiles, rules: Rules, cpu_limit: Optional[float],
+                       started: float, declared: dict) -> list[Table]:
+    """Tables after turns that read every declared joker as the tile declared.
+
+    For each choice of declared jokers to exchange (the rack holding their tiles), the search
+    lays a table where each declared joker is its tile: one to exchange is the rack's tile,
+    the joker handed to the rack; one that stays is a stand-in for the joker, which is put back
+    in its place after the search (in the meld holding most of its old meld's tiles, or any
+    meld holding the tile). The search so never takes a declared joker with another tile.
+    What the rules say of the freed jokers (a new set, say) the caller's ``check_turn``
+    judges."""
+    slots = []  # (meld index, the joker's place in the meld, the tile declared)
+    for i, tiles in declared.items():
+        places = [k for k, t in enumerate(table[i].tiles) if t.is_joker]
+        slots += [(i, k, t) for k, t in zip(places, tiles)]
+    out = []
+    for mask in range(1 << len(slots)):
+        if _past(cpu_limit, started):
+            break
+        swapped = [s for b, s in enumerate(slots) if mask >> b & 1]
+        stays = [s for b, s in enumerate(slots) if not mask >> b & 1]
+        rack = list(rack_tiles)
+        try:
+            for _, _, tile in swapped:
+                rack.remove(tile)
+        except ValueError:  # the rack lacks a declared tile
+            continue
+        melds = [list(m.tiles) for m in table.melds]
+        for i, k, tile in slots:
+            melds[i][k] = tile
+        freed = [table[i].tiles[k] for i, k, _ in swapped]
+        try:
+            found = _best_move(Table(melds), rack + freed, rules, True, cpu_limit, started)
+            out += _jokers_put_back(found.table, table, stays) if found.placed else []
+            if freed:  # the search may lay a freed joker in an old set: new sets first
+                alone = _best_move(Table(), rack + freed, rules, True, cpu_limit, started)
+                new = [m for m in alone.table.melds if any(t.is_joker for t in m.tiles)]
+                left = list((Counter(rack + freed) - Counter(t for m in new for t in m.tiles))
+                            .elements())
+                found = _best_move(Table(melds), left, rules, True, cpu_limit, started)
+                out += _jokers_put_back(Table(list(found.table.melds) + new), table, stays)
+        except RummirefError:  # a stand-in made a third copy, say: no such table
+            continue
+    return out
+
+
+def _past(cpu_limit: Optional[float], started: float) -> bool:
+    return cpu_limit is not None and time.process_time() - started > cpu_limit
+
+
+def _jokers_put_back(after: Table, table: Table, stays) -> list[Table]:
+    """``after`` with each staying joker's stand-in turned back into the joker: every way
+    the stand-ins can be told from real copies of their tiles, the meld holding most tiles
+    of the joker's old meld first."""
+    tables = [[list(m.tiles) for m in after.melds]]
+    for i, _, tile in stays:
+        old = table[i].tiles
+        grown = []
+        for melds in tables:
+            homes = sorted((j for j, m in enumerate(melds) if tile in m),
+                           key=lambda j: -sum(t in melds[j] for t in old))
+            for j in homes:
+                copy = [list(m) for m in melds]
+                copy[j][copy[j].index(tile)] = JOKER
+                grown.append(copy)
+        tables = grown
+    return [Table(melds) for melds in tables]
 
 
 @contextmanager

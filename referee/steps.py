@@ -233,11 +233,14 @@ def _overlap(b: Table, a: Table) -> list[list[int]]:
 
 
 def _homes(b: Table, a: Table, origin) -> dict:
-    """Each before meld -> the meld after that holds most of its tiles (ties: the first);
-    at most one before meld per meld after unless several went there whole."""
+    """Each before meld -> the meld after that holds most of its numbered tiles, then most
+    of its tiles (ties: the first). Its jokers count only after its numbered tiles: two
+    jokers exchanged and laid together in a new set leave their meld where its numbered
+    tiles are (``J K1 J`` -> ``B1 K1 O1 | R1 R2 R3 J J``: the group stays, the run is new)."""
     home = {}
     for i in range(len(b)):
-        counts = [sum(1 for o in origin[j] if o == i) for j in range(len(a))]
-        if counts and max(counts) > 0:
+        counts = [(sum(1 for t, o in zip(a[j].tiles, origin[j]) if o == i and not t.is_joker),
+                   sum(1 for o in origin[j] if o == i)) for j in range(len(a))]
+        if counts and max(counts)[1] > 0:
             home[i] = counts.index(max(counts))
     return home
