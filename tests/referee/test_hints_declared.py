@@ -27,20 +27,41 @@ def test_a_joker_standing_for_the_rack_s_tile_may_be_taken_with_it(declared):
 
 def test_a_joker_declared_as_other_tiles_is_not_taken_with_the_rack_s_tile():
     # declared B1 and O1: R1 stands for neither, so no joker leaves J K1 J; K5 K6 then have
-    # nothing to be laid with. The hint is legal under the declaration and, since the search
-    # left the declared meld as it lies, does not claim to be the best (R1 could join the
-    # group as its fourth tile).
+    # nothing to be laid with. R1 joins the group as its fourth colour (003: "A set
+    # containing a joker can have tiles added to it"): one tile, the best there is. The
+    # search without the declarations found three, so the hint does not claim to be proven.
     declared = {0: "B1 O1"}
     move = best_move(TABLE, RACK, "sabra", jokers=declared)
     assert legal(TABLE, move, RACK, declared) and not move.exact
     assert all(s.action != "swap" for s in move.steps)
-    assert {"K5", "K6"}.isdisjoint(map(str, move.placed))
+    assert [str(t) for t in move.placed] == ["R1"]
+    assert sorted(map(str, move.table.melds[0].tiles)) == ["J", "J", "K1", "R1"]
     # the rest of the table is still used: R6 goes on R3 R4 R5
     table, rack = TABLE + " | R3 R4 R5", RACK + " R6"
     move = best_move(table, rack, "sabra", jokers=declared)
     assert legal(table, move, rack, declared) and not move.exact
-    assert "R6" in map(str, move.placed) and {"K5", "K6"}.isdisjoint(map(str, move.placed))
-    assert "J K1 J" in [str(m) for m in move.table.melds] or "R1" in map(str, move.placed)
+    assert sorted(map(str, move.placed)) == ["R1", "R6"]
+
+
+def test_declared_jokers_exchanged_for_their_own_tiles_and_laid_anew():
+    # J K1 J declared B1 and O1, rack B1 O1 R1 R2 R3: B1 and O1 take the jokers they stand
+    # for, and both jokers go down with R1 R2 R3 in a new set (003): all five tiles. The
+    # search without the declarations also placed five, so this hint is proven best.
+    table, rack, declared = "J K1 J | R5 R6 R7", "B1 O1 R1 R2 R3", {0: "B1 O1"}
+    move = best_move(table, rack, "sabra", jokers=declared)
+    assert len(move.placed) == 5 and move.exact and legal(table, move, rack, declared)
+    assert [str(m) for m in move.table.melds if "J" in str(m)] == ["R1 R2 R3 J J"]
+    assert [s.text for s in move.steps] == [
+        "swap the joker in J K1 J for your B1, then lay it with R1 R2 R3",
+        "swap the joker in J K1 J for your O1, then add it to R1 R2 R3 J"]
+
+
+def test_a_tile_added_beside_a_joker_declared_as_another_colour():
+    # K5 B5 J with the joker declared R5: O5 cannot take it (003), but joins the group as
+    # its fourth colour; R6 goes on R3 R4 R5. K7 K8 have nothing to go with.
+    table, rack, declared = "K5 B5 J | R3 R4 R5", "O5 R6 K7 K8", {0: "R5"}
+    move = best_move(table, rack, "sabra", jokers=declared)
+    assert sorted(map(str, move.placed)) == ["O5", "R6"] and legal(table, move, rack, declared)
 
 
 def test_declarations_leave_an_opening_alone():
