@@ -138,7 +138,9 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     the tiles as laid allow, so its hint is kept when it is legal with the declarations too
     (then it is still the best: a declaration only takes turns away). When it is not (it
     takes a declared joker with another tile than the one declared), the hint is the best
-    turn that leaves the declared melds as they lie, and ``Move.exact`` is False.
+    legal turn of those that leave the declared melds as they lie or add rack tiles at their
+    ends, or that read each declared joker as its tile and exchange some for those tiles
+    from the rack; ``Move.exact`` then says whether it is as good as the search's hint.
     """
     started = time.process_time()
     with _collector_paused():
