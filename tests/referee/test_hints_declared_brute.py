@@ -1,8 +1,8 @@
 """Hints on small tables whose jokers a player declared, held to a brute force that asks
 ``check_turn`` with the same declarations (001: two jokers in one set "must be explicitly
 declared"; 003: a joker is retrieved only with "a tile of the same numerical value and colour
-it represents"): always legal, never better than the best legal turn, that best wherever
-the hint says it is proven, and never "draw" where a legal play exists."""
+it represents"): always legal, and on tables this small the best legal turn, proven or
+not (so never "draw" where a legal play exists)."""
 
 import random
 
@@ -40,11 +40,9 @@ def test_hints_with_declared_jokers_are_the_best_legal_turn_on_small_tables(pres
         where = f"{preset}: {table} ({declared}) + {rack}: hint {move.table}"
         assert verdict.legal, f"{where}\n{verdict.summary()}"
         got, best = (len(move.placed), move.points), brute_best(table, rack, rules, declared)
-        assert got <= best, where
-        if move.exact:
-            assert got == best, f"{where} {got}, best {best}"
-            proven += 1
-        if best > (0, 0):
-            assert move.placed, f"{where}: draw, but {best} is legal"
+        # on tables this small the hint is the best even where it is not proven (so it was
+        # on 1,800 drawn ones)
+        assert got == best, f"{where} {got}, best {best}"
+        proven += move.exact
         compared += 1
     assert proven >= compared // 2
