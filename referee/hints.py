@@ -143,19 +143,32 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     from the rack; ``Move.exact`` then says whether it is as good as the search's hint.
     """
     started = time.process_time()
+    declared = _declarations(table, rules, jokers)
     with _collector_paused():
         move = _best_move(table, rack, rules, opened, cpu_limit, started)
-        if jokers and move.placed:
+        if declared and move.placed:
             move = _keeping_declared(move, table, rack, rules, opened, cpu_limit, started,
-                                     jokers)
+                                     declared)
         return move
 
 
+def _declarations(table, rules, jokers) -> dict:
+    """``jokers`` as ``{meld index: tiles}``, each checked against its meld whether or not
+    the hint needs it: a meld the table lacks, or the wrong number of tiles for its jokers,
+    raises :class:`~referee.DeclarationError`."""
+    if not jokers:
+        return {}
+    table = _table_of(table)
+    declared = dict(_declared(jokers, table))
+    for i, tiles in declared.items():
+        meld_readings(table[i], rules, jokers=tiles)
+    return declared
+
+
 def _keeping_declared(move: Move, table, rack, rules, opened: bool,
-                      cpu_limit: Optional[float], started: float, jokers) -> Move:
+                      cpu_limit: Optional[float], started: float, declared: dict) -> Move:
     rules = get_rules(rules)
     table, rack_tiles = _table_of(table), _tiles_of(rack)
-    declared = dict(_declared(jokers, table))
     verdict = check_turn(table, move.table, rack_tiles, rules=rules, opened=opened,
                          jokers_before=declared, reasons=False)
     if verdict.legal:  # its steps told as the declarations have it (which joker a tile swaps)
@@ -248,8 +261,8 @@ def _declared_as_tiles(table: Table, rack_tiles, rules: Rules, cpu_limit: Option
     For each choice of declared jokers to exchange (the rack holding their tiles), the search
     lays a table where each declared joker is its tile: one to exchange is the rack's tile,
     the joker handed to the rack; one that stays is a stand-in for the joker, which is put back
-    in its place after the search (in the meld holding most of its old meld's tiles, or any
-    meld holding the tile). The search so never takes a declared joker with another tile.
+    after the search (in any meld holding its tile). The search so never takes a declared
+    joker with another tile.
     What the rules say of the freed jokers (a new set, say) the caller's ``check_turn``
     judges."""
     slots = []  # (meld index, the joker's place in the meld, the tile declared)
@@ -292,17 +305,14 @@ def _past(cpu_limit: Optional[float], started: float) -> bool:
 
 
 def _jokers_put_back(after: Table, table: Table, stays) -> list[Table]:
-    """``after`` with each staying joker's stand-in turned back into the joker: every way
-    the stand-ins can be told from real copies of their tiles, the meld holding most tiles
-    of the joker's old meld first."""
+    """``after`` with each staying joker's stand-in turned back into the joker, every way
+    the stand-ins can be told from real copies of their tiles (``check_turn`` then judges
+    each)."""
     tables = [[list(m.tiles) for m in after.melds]]
-    for i, _, tile in stays:
-        old = table[i].tiles
+    for _, _, tile in stays:
         grown = []
         for melds in tables:
-            homes = sorted((j for j, m in enumerate(melds) if tile in m),
-                           key=lambda j: -sum(t in melds[j] for t in old))
-            for j in homes:
+            for j in (j for j, m in enumerate(melds) if tile in m):
                 copy = [list(m) for m in melds]
                 copy[j][copy[j].index(tile)] = JOKER
                 grown.append(copy)

@@ -5,7 +5,9 @@ numerical value and colour it represents"), and is never illegal under the decla
 
 import pytest
 
-from referee import best_move, check_turn
+from referee import PRESETS, best_move, check_turn, parse_table, parse_tiles
+from referee.melds import DeclarationError
+from tests.referee.test_hints import brute_best
 
 TABLE, RACK = "J K1 J | K10 B10 O10 R10", "R1 K5 K6"
 
@@ -82,3 +84,44 @@ def test_a_kept_hint_swaps_the_joker_for_the_tile_it_was_declared_as():
     swap = move.steps[0]
     assert swap.action == "swap" and swap.args["tiles"] == "O1", swap.text
     assert "your O1" in swap.text and "B1" not in swap.text
+
+
+@pytest.mark.parametrize("preset, table, rack, declared, placed, after", [
+    # 004 (sabra-way): "You can add a tile to a meld containing a Joker, either the fourth
+    # tile in a group or to either end of a run", but "A meld containing a Joker may not be
+    # manipulated": B9 cannot leave B9 J K9 for B10 B11, and O9 cannot take the joker
+    # declared R9; O9 joins the group.
+    ("sabra-way", "B9 J K9", "B10 K9 O9 B11", {0: "R9"}, ["O9"], "B9 J K9 O9"),
+    # K1 J J declared a run, K1 K2 K3 (003/sabra: joker melds are not taken apart): K4 goes
+    # on its end; B1 O1 cannot take K1 from it, nor take its jokers (they stand for K2 K3)
+    ("sabra", "K1 J J", "K4 B1 O1", {0: "K2 K3"}, ["K4"], "K1 J J K4"),
+    # a run declared from its other end (K5 K4 K3, read by a player across the table): K6
+    # goes before it and K2 after it
+    ("sabra-way", "K5 J J", "K6 K2 B5 O5", {0: "K4 K3"}, ["K2", "K6"], "K6 K5 J J K2"),
+    ("sabra", "J J K5", "K2 K6 B5 O5", {0: "K3 K4"}, ["K2", "K6"], "K2 J J K5 K6"),
+])
+def test_rack_tiles_added_at_a_declared_meld_s_ends(preset, table, rack, declared, placed, after):
+    # The search without the declarations takes these melds apart or their jokers (K1 J J
+    # read as a group gives its jokers to B1 and O1): the hint adds the rack's tiles where
+    # the declared meld can take them, the best legal turn (the brute force's)
+    move = best_move(table, rack, preset, jokers=declared)
+    assert sorted(map(str, move.placed)) == placed
+    assert str(move.table) == after
+    assert check_turn(table, move.table, rack, rules=preset, jokers_before=declared).legal
+    assert (len(move.placed), move.points) == brute_best(
+        parse_table(table), parse_tiles(rack), PRESETS[preset], declared)
+
+
+@pytest.mark.parametrize("jokers, why", [
+    ({3: "B1"}, "names meld 3, but the table has 1 meld"),
+    ({0: "B1"}, "J K1 J holds 2 jokers: declare 2 numbered tiles"),
+    ({0: "B1 O1 R1"}, "declare 2 numbered tiles"),
+    ({0: "J B1"}, "declare 2 numbered tiles"),
+])
+def test_a_declaration_that_fits_no_meld_is_refused_even_when_the_hint_is_a_draw(jokers, why):
+    # K5 K6 cannot go down on J K1 J whatever its jokers are: the hint would be a draw, but
+    # the declaration is still checked (a player must learn it is wrong, not see it ignored)
+    with pytest.raises(DeclarationError, match=why):
+        best_move("J K1 J", "K5 K6", "sabra", jokers=jokers)
+    with pytest.raises(DeclarationError, match=why):
+        best_move("J K1 J", "B1 O1 R1", "sabra", jokers=jokers)
