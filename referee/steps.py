@@ -94,6 +94,8 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
     based = defaultdict(list)  # after meld -> before melds that went there
     for i, j in home.items():
         based[j].append(i)
+    # melds joined into one: the first continues, the others' tiles are told as moved to it
+    joined = {i for bases in based.values() for i in bases[1:]}
     steps: list[MoveStep] = []
     freed_into = set()  # melds after where a freed joker was laid anew: told by the swap
     jokers_laid = Counter()  # freed jokers told into each of those melds so far
@@ -149,7 +151,7 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
                 exchanged[t] -= 1
             elif o == RACK:
                 added.append(t)
-            elif o not in bases and o is not None:
+            elif (o not in bases or o in joined) and o is not None:
                 told = next(((t, o, i) for i in bases if swapped[(t, o, i)] > 0), None)
                 if told is not None:  # the swap step moved it
                     swapped[told] -= 1

@@ -108,6 +108,20 @@ def test_both_jokers_of_a_group_with_one_numbered_tile_laid_anew():
         "swap the joker in J K1 J for your O1, then add it to R1 R2 R3 J"]
 
 
+def test_melds_joined_into_one_are_told_as_a_move():
+    # 000: "Players may add the appropriate tile to either end of a run": a whole run laid
+    # against another is a move a player makes, and the steps must say it (they once said
+    # nothing, so a hint taking R5 from R3 R4 R5 for a joker left R3 R4 lying alone)
+    assert texts("R6 R7 R8 | R3 R4 R5", "R3 R4 R5 R6 R7 R8 R9") == [
+        "move R3 R4 R5 from R3 R4 R5 to R6 R7 R8", "add R9 to R6 R7 R8"]
+    before, after, rack = "J R6 J | R3 R4 R5", "R3 R4 R5 R6 J | B3 O3 J", "B3 O3"
+    v = check_turn(before, after, rack, rules="sabra", jokers_before={0: "R7 R5"})
+    assert v.legal, v.summary()
+    assert texts(before, after, v) == [
+        "swap the joker in J R6 J for R5 from R3 R4 R5, then lay it with B3 O3",
+        "move R3 R4 from R3 R4 R5 to J R6 J"]
+
+
 def test_a_joker_swapped_for_a_table_tile():
     # 003: "The tile used to replace the joker can come from the player's rack or from the
     # table." R5 leaves the group of four for the joker's place; the joker goes with K9 K11.
