@@ -85,7 +85,7 @@ from contextlib import contextmanager
 from typing import Optional
 
 from .joker_hints import JokerSearch
-from .melds import check_meld, meld_points, meld_readings
+from .melds import DeclarationError, check_meld, meld_points, meld_readings
 from .move import Move, draw_move, move_value, split_rack, with_steps
 from .opening import opening_melds, rack_weights
 from .rules import Rules, get_rules
@@ -102,7 +102,8 @@ from .search import (
 )
 from .solver import TableUnsolvableError, arrange
 from .steps import describe
-from .tiles import JOKER, JOKERS, RummirefError, Table, TableLike, Tile, TilesLike, check_counts
+from .tiles import (JOKER, JOKERS, ImpossibleTilesError, Table, TableLike, Tile, TilesLike,
+                    check_counts, format_tiles)
 from .turns import Declarations, _declared, check_turn
 from .words import plural
 
@@ -146,44 +147,43 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     declared = _declarations(table, rules, jokers)
     with _collector_paused():
         move = _best_move(table, rack, rules, opened, cpu_limit, started)
-        if declared and move.placed:
-            move = _keeping_declared(move, table, rack, rules, opened, cpu_limit, started,
-                                     declared)
+        if declared and move.placed and opened:  # an opening leaves the table as it lies
+            move = _keeping_declared(move, table, rack, rules, cpu_limit, started, declared)
         return move
 
 
 def _declarations(table, rules, jokers) -> dict:
     """``jokers`` as ``{meld index: tiles}``, each checked against its meld whether or not
-    the hint needs it: a meld the table lacks, or the wrong number of tiles for its jokers,
-    raises :class:`~referee.DeclarationError`."""
+    the hint needs it: a meld the table lacks, the wrong number of tiles for its jokers, or
+    tiles that make a valid meld invalid raise :class:`~referee.DeclarationError`."""
     if not jokers:
         return {}
     table = _table_of(table)
     declared = dict(_declared(jokers, table))
     for i, tiles in declared.items():
-        meld_readings(table[i], rules, jokers=tiles)
+        if not meld_readings(table[i], rules, jokers=tiles) and meld_readings(table[i], rules):
+            raise DeclarationError(f"{table[i]}: its jokers cannot stand for {format_tiles(tiles)}")
     return declared
 
 
-def _keeping_declared(move: Move, table, rack, rules, opened: bool,
-                      cpu_limit: Optional[float], started: float, declared: dict) -> Move:
+def _keeping_declared(move: Move, table, rack, rules, cpu_limit: Optional[float],
+                      started: float, declared: dict) -> Move:
     rules = get_rules(rules)
     table, rack_tiles = _table_of(table), _tiles_of(rack)
-    verdict = check_turn(table, move.table, rack_tiles, rules=rules, opened=opened,
-                         jokers_before=declared, reasons=False)
+    verdict = check_turn(table, move.table, rack_tiles, rules=rules, jokers_before=declared,
+                         reasons=False)
     if verdict.legal:  # its steps told as the declarations have it (which joker a tile swaps)
         return with_steps(move, table, rack_tiles, rules, verdict, exact=move.exact)
-    candidates = _declared_kept(table, rack_tiles, rules, opened, cpu_limit, started, declared)
-    if opened:
-        candidates += _declared_as_tiles(table, rack_tiles, rules, cpu_limit, started, declared)
+    candidates = _declared_kept(table, rack_tiles, rules, cpu_limit, started, declared)
+    candidates += _declared_as_tiles(table, rack_tiles, rules, cpu_limit, started, declared)
     best, best_verdict = None, None
     for after in candidates:
         placed, remaining = split_rack(after.melds, table.tiles, rack_tiles)
         if not placed or (best is not None
                           and move_value(placed, rules) <= move_value(best.placed, rules)):
             continue
-        verdict = check_turn(table, after, rack_tiles, rules=rules, opened=opened,
-                             jokers_before=declared, reasons=False)
+        verdict = check_turn(table, after, rack_tiles, rules=rules, jokers_before=declared,
+                             reasons=False)
         if verdict.legal:
             best = Move(placed, after, move_value(placed, rules)[1], remaining)
             best_verdict = verdict
@@ -195,15 +195,15 @@ def _keeping_declared(move: Move, table, rack, rules, opened: bool,
     return with_steps(best, table, rack_tiles, rules, best_verdict, exact=proven)
 
 
-def _declared_kept(table: Table, rack_tiles, rules: Rules, opened: bool,
-                   cpu_limit: Optional[float], started: float, declared: dict) -> list[Table]:
+def _declared_kept(table: Table, rack_tiles, rules: Rules, cpu_limit: Optional[float],
+                   started: float, declared: dict) -> list[Table]:
     """Tables after turns that leave the declared melds where they lie, each as it is or
     with rack tiles added at its ends (a group's missing colours, a run's next numbers), and
     the rest of the table and rack laid by the search."""
     kept = [i for i in range(len(table)) if i in declared]
     rest = Table(m for i, m in enumerate(table.melds) if i not in declared)
-    grown = [[(table[i].tiles, ())] + (list(_grown(table[i], declared[i], rack_tiles, rules))
-                                       if opened else []) for i in kept]
+    grown = [[(table[i].tiles, ())] + list(_grown(table[i], declared[i], rack_tiles, rules))
+             for i in kept]
     out = []
     for choice in itertools.islice(itertools.product(*grown), DECLARED_CHOICES):
         if out and _past(cpu_limit, started):
@@ -215,7 +215,7 @@ def _declared_kept(table: Table, rack_tiles, rules: Rules, opened: bool,
                     rack.remove(t)
         except ValueError:  # two melds asked for one tile
             continue
-        sub = _best_move(rest, rack, rules, opened, cpu_limit, started)
+        sub = _best_move(rest, rack, rules, True, cpu_limit, started)
         if sub.placed or any(used for _, used in choice):
             out.append(Table([tiles for tiles, _ in choice] + list(sub.table.melds)))
     return out
@@ -258,11 +258,11 @@ def _declared_as_tiles(table: Table, rack_tiles, rules: Rules, cpu_limit: Option
                        started: float, declared: dict) -> list[Table]:
     """Tables after turns that read every declared joker as the tile declared.
 
-    For each choice of declared jokers to exchange (the rack holding their tiles), the search
-    lays a table where each declared joker is its tile: one to exchange is the rack's tile,
-    the joker handed to the rack; one that stays is a stand-in for the joker, which is put back
-    after the search (in any meld holding its tile). The search so never takes a declared
-    joker with another tile.
+    For each choice of declared jokers to exchange (their tiles on the rack, or on the table
+    where the preset allows), the search lays a table where each declared joker is its tile:
+    one to exchange is the tile itself, taken from where it was, its joker handed to the rack;
+    one that stays is a stand-in for the joker, which is put back after the search (in any
+    meld holding its tile). The search so never takes a declared joker with another tile.
     What the rules say of the freed jokers (a new set, say) the caller's ``check_turn``
     judges."""
     slots = []  # (meld index, the joker's place in the meld, the tile declared)
@@ -275,36 +275,56 @@ def _declared_as_tiles(table: Table, rack_tiles, rules: Rules, cpu_limit: Option
             break
         swapped = [s for b, s in enumerate(slots) if mask >> b & 1]
         stays = [s for b, s in enumerate(slots) if not mask >> b & 1]
-        rack = list(rack_tiles)
-        try:
-            for _, _, tile in swapped:
-                rack.remove(tile)
-        except ValueError:  # the rack lacks a declared tile
+        rack, melds = list(rack_tiles), [list(m.tiles) for m in table.melds]
+        if not all(_taken_for(tile, rack, melds, rules) for _, _, tile in swapped):
             continue
-        melds = [list(m.tiles) for m in table.melds]
         for i, k, tile in slots:
             melds[i][k] = tile
         freed = [table[i].tiles[k] for i, k, _ in swapped]
-        try:
-            found = _best_move(Table(melds), rack + freed, rules, True, cpu_limit, started)
-            out += _jokers_put_back(found.table, table, stays) if found.placed else []
-            if freed:  # the search may lay a freed joker in an old set: new sets first
-                alone = _best_move(Table(), rack + freed, rules, True, cpu_limit, started)
-                new = [m for m in alone.table.melds if any(t.is_joker for t in m.tiles)]
-                left = list((Counter(rack + freed) - Counter(t for m in new for t in m.tiles))
-                            .elements())
-                found = _best_move(Table(melds), left, rules, True, cpu_limit, started)
-                out += _jokers_put_back(Table(list(found.table.melds) + new), table, stays)
-        except RummirefError:  # a stand-in made a third copy, say: no such table
-            continue
+        out += _laid(Table(melds), rack, freed, stays, rules, cpu_limit, started)
     return out
+
+
+def _laid(table: Table, rack: list, freed: list, stays, rules: Rules,
+          cpu_limit: Optional[float], started: float) -> list[Table]:
+    """The search's tables for a table of stand-ins and a rack with the freed jokers, as it
+    lays them and with the jokers' new sets laid first; none where the tiles cannot be laid
+    (a stand-in making a third copy, a meld a table tile left that the rest cannot mend)."""
+    out = []
+    try:
+        found = _best_move(table, rack + freed, rules, True, cpu_limit, started)
+        out += _jokers_put_back(found.table, stays) if found.placed else []
+        if freed:  # the search may lay a freed joker in an old set: new sets first
+            alone = _best_move(Table(), rack + freed, rules, True, cpu_limit, started)
+            new = [m for m in alone.table.melds if any(t.is_joker for t in m.tiles)]
+            left = list((Counter(rack + freed) - Counter(t for m in new for t in m.tiles))
+                        .elements())
+            found = _best_move(table, left, rules, True, cpu_limit, started)
+            out += _jokers_put_back(Table(list(found.table.melds) + new), stays)
+    except (ImpossibleTilesError, TableUnsolvableError):
+        pass
+    return out
+
+
+def _taken_for(tile: Tile, rack: list, melds: list, rules: Rules) -> bool:
+    """Take ``tile`` to exchange for a joker from ``rack``, or else, where the preset lets a
+    table tile do it, from ``melds`` (the search lays what is left of its meld); False when
+    neither holds it."""
+    if tile in rack:
+        rack.remove(tile)
+        return True
+    home = next((m for m in melds if tile in m), None) if rules.joker_replacement_from_table else None
+    if home is None:
+        return False
+    home.remove(tile)
+    return True
 
 
 def _past(cpu_limit: Optional[float], started: float) -> bool:
     return cpu_limit is not None and time.process_time() - started > cpu_limit
 
 
-def _jokers_put_back(after: Table, table: Table, stays) -> list[Table]:
+def _jokers_put_back(after: Table, stays) -> list[Table]:
     """``after`` with each staying joker's stand-in turned back into the joker, every way
     the stand-ins can be told from real copies of their tiles (``check_turn`` then judges
     each)."""

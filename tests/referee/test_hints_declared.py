@@ -92,6 +92,9 @@ def test_a_kept_hint_swaps_the_joker_for_the_tile_it_was_declared_as():
     # manipulated": B9 cannot leave B9 J K9 for B10 B11, and O9 cannot take the joker
     # declared R9; O9 joins the group.
     ("sabra-way", "B9 J K9", "B10 K9 O9 B11", {0: "R9"}, ["O9"], "B9 J K9 O9"),
+    # the same beside a run that takes R6: the rest of the table is laid as usual
+    ("sabra-way", "R3 R4 R5 | B9 J K9", "B10 K9 O9 B11 R6", {1: "R9"}, ["O9", "R6"],
+     "B9 J K9 O9 | R3 R4 R5 R6"),
     # K1 J J declared a run, K1 K2 K3 (003/sabra: joker melds are not taken apart): K4 goes
     # on its end; B1 O1 cannot take K1 from it, nor take its jokers (they stand for K2 K3)
     ("sabra", "K1 J J", "K4 B1 O1", {0: "K2 K3"}, ["K4"], "K1 J J K4"),
@@ -117,6 +120,7 @@ def test_rack_tiles_added_at_a_declared_meld_s_ends(preset, table, rack, declare
     ({0: "B1"}, "J K1 J holds 2 jokers: declare 2 numbered tiles"),
     ({0: "B1 O1 R1"}, "declare 2 numbered tiles"),
     ({0: "J B1"}, "declare 2 numbered tiles"),
+    ({0: "K1 O1"}, "J K1 J: its jokers cannot stand for K1 O1"),
 ])
 def test_a_declaration_that_fits_no_meld_is_refused_even_when_the_hint_is_a_draw(jokers, why):
     # K5 K6 cannot go down on J K1 J whatever its jokers are: the hint would be a draw, but
@@ -125,3 +129,27 @@ def test_a_declaration_that_fits_no_meld_is_refused_even_when_the_hint_is_a_draw
         best_move("J K1 J", "K5 K6", "sabra", jokers=jokers)
     with pytest.raises(DeclarationError, match=why):
         best_move("J K1 J", "B1 O1 R1", "sabra", jokers=jokers)
+
+
+def test_a_declared_joker_exchanged_for_a_table_tile_where_the_preset_allows():
+    # 003 (sabra): "The tile used to replace the joker can come from the player's rack or
+    # from the table." J R6 J declared R7 R5: the table's R5 takes the joker declared R5,
+    # R3 R4 joins the run, and the joker goes down with the rack's B3 O3 in a new set.
+    # Pressman 1998 and sabra-way take a joker only for a tile from the hand (000, 004):
+    # there nothing can be played.
+    table, rack, declared = "J R6 J | R3 R4 R5", "B3 K6 O3 R1", {0: "R7 R5"}
+    move = best_move(table, rack, "sabra", jokers=declared)
+    assert sorted(map(str, move.placed)) == ["B3", "O3"]
+    assert sorted(str(m) for m in move.table.melds) == ["B3 O3 J", "R3 R4 R5 R6 J"]
+    assert check_turn(table, move.table, rack, rules="sabra", jokers_before=declared).legal
+    assert [s.text for s in move.steps] == [
+        "swap the joker in J R6 J for R5 from R3 R4 R5, then lay it with B3 O3",
+        "move R3 R4 from R3 R4 R5 to J R6 J"]
+    for preset in ("pressman-1998", "sabra-way"):
+        assert best_move(table, rack, preset, jokers=declared).draws
+    # J J B10 declared O10 K10: the table's K10 takes the joker declared K10 and lays it with
+    # K9 and the rack's R9; K8 joins the rack's B8 R8 (three tiles, 25 points)
+    table, rack, declared = "J J B10 | K8 K9 K10", "R8 B8 R9", {0: "O10 K10"}
+    move = best_move(table, rack, "sabra", jokers=declared)
+    assert (len(move.placed), move.points) == (3, 25)
+    assert check_turn(table, move.table, rack, rules="sabra", jokers_before=declared).legal
