@@ -176,23 +176,19 @@ def _keeping_declared(move: Move, table, rack, rules, cpu_limit: Optional[float]
         return with_steps(move, table, rack_tiles, rules, verdict, exact=move.exact)
     candidates = _declared_kept(table, rack_tiles, rules, cpu_limit, started, declared)
     candidates += _declared_as_tiles(table, rack_tiles, rules, cpu_limit, started, declared)
-    best, best_verdict = None, None
-    for after in candidates:
-        placed, remaining = split_rack(after.melds, table.tiles, rack_tiles)
-        if not placed or (best is not None
-                          and move_value(placed, rules) <= move_value(best.placed, rules)):
-            continue
+    laid = [(move_value(placed, rules), k, after, placed, remaining)
+            for k, after in enumerate(candidates)
+            for placed, remaining in [split_rack(after.melds, table.tiles, rack_tiles)] if placed]
+    for value, _, after, placed, remaining in sorted(laid, key=lambda c: (-c[0][0], -c[0][1], c[1])):
         verdict = check_turn(table, after, rack_tiles, rules=rules, jokers_before=declared,
                              reasons=False)
-        if verdict.legal:
-            best = Move(placed, after, move_value(placed, rules)[1], remaining)
-            best_verdict = verdict
-    if best is None:
-        return draw_move(table, rack_tiles, exact=False)
-    # the search's hint, read without the declarations, is worth at least every turn they
-    # allow: a turn as good as a proven one is proven best
-    proven = move.exact and move_value(best.placed, rules) == move_value(move.placed, rules)
-    return with_steps(best, table, rack_tiles, rules, best_verdict, exact=proven)
+        if verdict.legal:  # the best legal candidate (the first listed of equal ones)
+            # the search's hint, read without the declarations, is worth at least every turn
+            # they allow: a turn as good as a proven one is proven best
+            proven = move.exact and value == move_value(move.placed, rules)
+            return with_steps(Move(placed, after, value[1], remaining), table, rack_tiles, rules,
+                              verdict, exact=proven)
+    return draw_move(table, rack_tiles, exact=False)
 
 
 def _declared_kept(table: Table, rack_tiles, rules: Rules, cpu_limit: Optional[float],

@@ -153,3 +153,16 @@ def test_a_declared_joker_exchanged_for_a_table_tile_where_the_preset_allows():
     move = best_move(table, rack, "sabra", jokers=declared)
     assert (len(move.placed), move.points) == (3, 25)
     assert check_turn(table, move.table, rack, rules="sabra", jokers_before=declared).legal
+
+
+def test_the_fallback_s_steps_swap_the_joker_for_the_tile_it_was_declared_as():
+    # B4 J J declared O4 R4 (004, sabra-way: a joker is taken "in exchange for a tile of the
+    # same value from your hand"): O4 takes the joker declared O4, which goes down with B3 B5,
+    # and K4 joins the group beside the joker still standing for R4. The search, reading the
+    # jokers as any missing colours, lays the same table, but its steps (and a judge's
+    # account without the declarations) would swap the joker for K4, which stands for neither.
+    table, rack, declared = "B4 J J", "K4 B5 B3 O4", {0: "O4 R4"}
+    move = best_move(table, rack, "sabra-way", jokers=declared)
+    assert sorted(map(str, move.placed)) == ["B3", "B5", "K4", "O4"]
+    assert [s.text for s in move.steps] == [
+        "swap the joker in B4 J J for your O4, then lay it with B3 B5", "add K4 to B4 J"]
