@@ -111,6 +111,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "referee/joker_bounds.py", "referee/joker_sets.py", "referee/move.py",
          "referee/newsets.py", "referee/matching.py"],
         ["tests/referee/test_hints.py", "tests/referee/test_newsets.py",
+         "tests/referee/test_hints_declared.py", "tests/referee/test_hints_declared_brute.py",
          "tests/referee/test_matching.py",
          "tests/referee/test_solver.py", "tests/referee/test_cli.py",
          "tests/referee/test_opening.py"],

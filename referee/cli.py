@@ -20,7 +20,9 @@ from typing import Callable, Optional, Sequence
 
 from . import (PRESETS, DEFAULT_PRESET, RummirefError, arrange, best_move, check_table,
                check_turn, get_rules, parse_table, parse_tiles, settle_round)
+from .melds import DeclarationError
 from .names import name_key
+from .tiles import Meld, Table
 from .words import plural, quoted
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
@@ -63,9 +65,47 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def _add_jokers(p: argparse.ArgumentParser, flag: str = "--joker", table: str = "the table") -> None:
+    p.add_argument(flag, action="append", default=[], metavar="MELD=TILES",
+                   help=f"what the jokers of a meld of {table} stand for, in the order they lie: "
+                        "the meld as written or its place counting from 1, then '=' and the "
+                        "tiles ('J K1 J=B1 O1' or '2=B1 O1'); repeat for another meld")
+
+
+def _declarations(items: Sequence[str], table: Table) -> dict[int, str]:
+    """``--joker`` values as ``{meld index: tiles}``; a meld named by its tiles or its place."""
+    out: dict[int, str] = {}
+    for item in items:
+        meld, sep, tiles = item.rpartition("=")
+        meld = meld.strip()
+        if not sep or not meld:
+            raise DeclarationError(f"--joker {quoted(item)}: write the meld, '=' and the tiles "
+                                   "its jokers stand for ('J K1 J=B1 O1' or '2=B1 O1')")
+        if meld.isdigit():
+            place = int(meld)
+            if not 1 <= place <= len(table):
+                raise DeclarationError(f"--joker {quoted(item)}: the table has "
+                                       f"{plural(len(table), 'meld')}, counted from 1")
+            index = place - 1
+        else:
+            wanted = Meld(parse_tiles(meld, check=False))
+            found = [i for i, m in enumerate(table) if m.tiles == wanted.tiles]
+            if len(found) != 1:
+                raise DeclarationError(
+                    f"--joker {quoted(item)}: " + (f"no meld of the table reads {wanted}" if not found
+                                                   else f"{len(found)} melds read {wanted}: name "
+                                                        "one by its place, counting from 1"))
+            index = found[0]
+        if index in out:
+            raise DeclarationError(f"--joker {quoted(item)}: meld {index + 1} is declared twice")
+        out[index] = tiles
+    return out
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
-    verdict = check_table(_text_arg(args.table), rules)
+    table = parse_table(_text_arg(args.table))
+    verdict = check_table(table, rules, jokers=_declarations(args.joker, table))
     lines = []
     for v in verdict.melds:
         lines.append(("ok   " if v.ok else "BAD  ") + v.reason)
@@ -106,8 +146,9 @@ def cmd_arrange(args: argparse.Namespace) -> int:
 
 def cmd_hint(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
-    move = best_move(parse_table(_text_arg(args.table)), parse_tiles(args.rack), rules,
-                     opened=not args.not_opened)
+    table = parse_table(_text_arg(args.table))
+    move = best_move(table, parse_tiles(args.rack), rules, opened=not args.not_opened,
+                     jokers=_declarations(args.joker, table))
     if move.placed:
         steps = [f"  {i}. {s.text[0].upper()}{s.text[1:]}." for i, s in enumerate(move.steps, 1)]
         text = "\n".join([f"Play {' '.join(map(str, move.placed))} ({plural(len(move.placed), 'tile')}):"]
@@ -124,8 +165,10 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 def cmd_turn(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
-    v = check_turn(_text_arg(args.before), args.after, args.rack, rules=rules,
-                   opened=not args.not_opened, elapsed=args.elapsed)
+    before, after = parse_table(_text_arg(args.before)), parse_table(args.after)
+    v = check_turn(before, after, args.rack, rules=rules, opened=not args.not_opened,
+                   elapsed=args.elapsed, jokers=_declarations(args.joker, after),
+                   jokers_before=_declarations(args.joker_before, before))
     _emit(args, v.to_dict(), v.summary())
     return EXIT_OK if v.legal else EXIT_INVALID
 
@@ -205,6 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="is a table valid? (exit 0 valid, 1 invalid, 2 bad input)")
     p.add_argument("table", help="melds separated by ' | ', e.g. 'R7 R8 J R10 | K5 B5 O5'; - reads stdin")
+    _add_jokers(p)
     _add_rules(p)
     p.set_defaults(func=cmd_check)
 
@@ -218,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rack", required=True, help="the tiles on your rack")
     p.add_argument("--not-opened", action="store_true",
                    help="you have not made your initial meld yet")
+    _add_jokers(p)
     _add_rules(p)
     p.set_defaults(func=cmd_hint)
 
@@ -228,6 +273,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--not-opened", action="store_true",
                    help="the player had not made the initial meld before this turn")
     p.add_argument("--elapsed", type=_seconds, help="seconds the turn took")
+    _add_jokers(p, table="the table after the turn")
+    _add_jokers(p, "--joker-before", "the table before the turn")
     _add_rules(p)
     p.set_defaults(func=cmd_turn)
 

@@ -52,9 +52,10 @@ def nearest_table(melds: list[Meld], loose: list[Tile], rules: Rules,
     """The valid table of the tiles of ``melds`` and ``loose`` (tiles taken off the table)
     that moves the fewest tiles from ``melds``; None when the tiles cannot be laid at all."""
     s = _Search(melds, loose, rules)
-    if arrange([t for m in melds for t in m] + list(loose), rules) is None:
+    arranged = arrange([t for m in melds for t in m] + list(loose), rules)
+    if arranged is None:
         return None
-    upper = s.fallback()
+    upper = s.fallback(arranged)
     lower = s.lower_bound()
     for d in range(lower, len(upper[1])):
         s.steps = budget
@@ -144,18 +145,18 @@ class _Search:
         taken = len(self.loose)
         return taken + max(0, -(-(bad - taken) // 2))
 
-    def fallback(self):
-        """Any valid table: the player's valid melds kept whole if the rest can be laid beside
-        them, else the solver's arrangement of everything."""
+    def fallback(self, arranged: Table):
+        """A valid table to start from: of the player's valid melds kept whole with the rest
+        laid beside them (when it can be and there are few such tiles) and ``arranged`` (the
+        solver's arrangement of every tile), the one that moves fewer tiles."""
         keep = [i for i, m in enumerate(self.melds) if self.valid(m)]
         free = [(t, i) for i, m in enumerate(self.melds) if i not in keep for t in m]
+        best = self.matched([[_code(t) for t in m.tiles] for m in arranged])
         if len(free) + len(self.loose) <= 8:
             got = self.feasible({i: list(self.melds[i]) for i in keep}, free + self.loose_items)
-            if got is not None:
+            if got is not None and len(got[1]) <= len(best[1]):
                 return got
-        everything = [_tile(t) for m in self.melds for t in m] + [_tile(t) for t in self.loose]
-        table = arrange(everything, self.rules)
-        return self.matched([[_code(t) for t in m.tiles] for m in table])
+        return best
 
     def matched(self, table):
         """Cores for an arbitrary valid table: its melds matched one to one with the player's
@@ -164,6 +165,11 @@ class _Search:
         overlap = [[sum((Counter(m) & Counter(mine)).values()) for mine in self.melds]
                    for m in table]
         cores = {i: j for j, i in best_assignment(overlap).items() if overlap[j][i]}
+        # the melds in the player's order (each where the meld it continues lay), new ones last
+        continues = {j: i for i, j in cores.items()}
+        order = sorted(range(len(table)), key=lambda j: continues.get(j, len(self.melds)))
+        table = [table[j] for j in order]
+        cores = {i: order.index(j) for i, j in cores.items()}
         left = {i: Counter(m) for i, m in enumerate(self.melds)}
         stay = {}
         for i, j in cores.items():

@@ -94,6 +94,8 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
     based = defaultdict(list)  # after meld -> before melds that went there
     for i, j in home.items():
         based[j].append(i)
+    # melds joined into one: the first continues, the others' tiles are told as moved to it
+    joined = {i for bases in based.values() for i in bases[1:]}
     steps: list[MoveStep] = []
     freed_into = set()  # melds after where a freed joker was laid anew: told by the swap
     jokers_laid = Counter()  # freed jokers told into each of those melds so far
@@ -149,7 +151,7 @@ def describe(before: TableLike, after: TableLike, verdict=None) -> tuple[MoveSte
                 exchanged[t] -= 1
             elif o == RACK:
                 added.append(t)
-            elif o not in bases and o is not None:
+            elif (o not in bases or o in joined) and o is not None:
                 told = next(((t, o, i) for i in bases if swapped[(t, o, i)] > 0), None)
                 if told is not None:  # the swap step moved it
                     swapped[told] -= 1
@@ -233,11 +235,14 @@ def _overlap(b: Table, a: Table) -> list[list[int]]:
 
 
 def _homes(b: Table, a: Table, origin) -> dict:
-    """Each before meld -> the meld after that holds most of its tiles (ties: the first);
-    at most one before meld per meld after unless several went there whole."""
+    """Each before meld -> the meld after that holds most of its numbered tiles, then most
+    of its tiles (ties: the first). Its jokers count only after its numbered tiles: two
+    jokers exchanged and laid together in a new set leave their meld where its numbered
+    tiles are (``J K1 J`` -> ``B1 K1 O1 | R1 R2 R3 J J``: the group stays, the run is new)."""
     home = {}
     for i in range(len(b)):
-        counts = [sum(1 for o in origin[j] if o == i) for j in range(len(a))]
-        if counts and max(counts) > 0:
+        counts = [(sum(1 for t, o in zip(a[j].tiles, origin[j]) if o == i and not t.is_joker),
+                   sum(1 for o in origin[j] if o == i)) for j in range(len(a))]
+        if counts and max(counts)[1] > 0:
             home[i] = counts.index(max(counts))
     return home

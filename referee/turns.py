@@ -62,11 +62,16 @@ class TableVerdict:
         return {"table": str(self.table), "ok": self.ok, "melds": [v.to_dict() for v in self.melds]}
 
 
-def check_table(table: TableLike, rules: "Rules | str | None" = None) -> TableVerdict:
-    """Judge every meld of a table (``"R7 R8 R9 | K5 B5 O5"``)."""
+def check_table(table: TableLike, rules: "Rules | str | None" = None, *,
+                jokers: "Declarations | None" = None) -> TableVerdict:
+    """Judge every meld of a table (``"R7 R8 R9 | K5 B5 O5"``). ``jokers``: what the jokers
+    of some melds were declared to stand for (``{meld index: tiles}``, as :func:`check_turn`
+    takes them)."""
     rules = get_rules(rules)
     table = parse_table(table)
-    return TableVerdict(table, tuple(check_meld(m, rules) for m in table.melds))
+    declared = dict(_declared(jokers, table))
+    return TableVerdict(table, tuple(check_meld(m, rules, jokers=declared.get(i))
+                                     for i, m in enumerate(table.melds)))
 
 
 @dataclass(frozen=True)

@@ -250,3 +250,38 @@ def test_turn_refuses_a_time_that_is_no_duration(capsys):
     code, out, _ = run(capsys, "turn", "--before", "R1 R2 R3", "--after", "R1 R2 R3 R4",
                        "--rack", "R4", "--elapsed=61", "--json")
     assert code == 1 and [v["code"] for v in json.loads(out)["violations"]] == ["time-exceeded"]
+
+
+def test_jokers_declared_on_the_command_line(capsys):
+    # a meld named by its tiles or by its place counting from 1 (001: two jokers in one set
+    # "must be explicitly declared")
+    code, out, _ = run(capsys, "check", "J K1 J | R5 R6 R7", "--joker", "J K1 J=R1 O1")
+    assert code == 0 and "stand for R1 and O1 (as declared)" in out
+    code, out, _ = run(capsys, "check", "J K1 J", "--joker", "1=K1 O1")
+    assert code == 1 and "declared as K1 O1" in out
+    # R1 takes a joker of J K1 J only where one stands for R1 (003)
+    turn = ["turn", "--before", "J K1 J", "--after", "K1 R1 J | J R2 R3", "--rack", "R1 R2 R3"]
+    assert run(capsys, *turn)[0] == 0
+    code, out, _ = run(capsys, *turn, "--joker-before", "1=B1 O1")
+    assert code == 1 and "a joker is taken only in exchange for the tile it stands for" in out
+    assert run(capsys, *turn, "--joker-before", "J K1 J=O1 R1")[0] == 0
+    code, out, _ = run(capsys, *turn, "--joker", "K1 R1 J=B1", "--json")
+    assert code == 0 and json.loads(out)["declared"] == {"0": "B1"}
+    # the hint keeps the declarations, and its steps name the tile declared
+    code, out, _ = run(capsys, "hint", "--table", "J K1 J | R5 R6 R7", "--rack", "B1 O1 R1 R2 R3",
+                       "--joker", "1=R1 O1")
+    assert code == 0 and "Swap the joker in J K1 J for your O1" in out
+
+
+def test_a_declaration_that_names_no_single_meld_is_bad_input(capsys):
+    for table, item, why in [
+            ("J K1 J", "x", "write the meld, '=' and the tiles"),
+            ("J K1 J", "2=B1 O1", "the table has 1 meld, counted from 1"),
+            ("J K1 J", "0=B1 O1", "the table has 1 meld, counted from 1"),
+            ("J K1 J", "K1 J J=B1 O1", "no meld of the table reads K1 J J"),
+            ("K5 J K7 | K5 J K7", "K5 J K7=K6", "2 melds read K5 J K7: name one by its place"),
+            ("K5 J K7", "1=K6 K8", "declare one numbered tile")]:
+        code, _, err = run(capsys, "check", table, "--joker", item)
+        assert code == 2 and why in err, (item, err)
+    code, _, err = run(capsys, "check", "K5 J K7", "--joker", "1=K6", "--joker", "K5 J K7=K6")
+    assert code == 2 and "meld 1 is declared twice" in err

@@ -69,8 +69,9 @@ def _partitions(key):
     return tuple(out)
 
 
-def brute_best(table, rack, rules):
-    """(tiles placed, points) of the best legal turn, (0, 0) when only drawing is legal."""
+def brute_best(table, rack, rules, jokers_before=None):
+    """(tiles placed, points) of the best legal turn, (0, 0) when only drawing is legal;
+    ``jokers_before``: what the table's jokers were declared to stand for."""
     table_tokens = [str(t) for t in table.tiles]
     best = (0, 0)
     rack_tokens = sorted(str(t) for t in rack)
@@ -85,7 +86,7 @@ def brute_best(table, rack, rules):
                 continue
             for melds in _partitions(tuple(sorted(table_tokens + list(sub)))):
                 after = " | ".join(" ".join(m) for m in melds)
-                if check_turn(table, after, rack, rules=rules).legal:
+                if check_turn(table, after, rack, rules=rules, jokers_before=jokers_before).legal:
                     best = value
                     break
     return best

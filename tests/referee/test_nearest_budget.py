@@ -195,23 +195,34 @@ def test_a_leaf_given_exactly_the_steps_it_takes_past_its_depth_s_budget_finds_i
 
 
 def test_the_quick_fallback_s_leaf_stops_at_its_hard_stop(monkeypatch):
-    # Before its first depth the search takes a valid table to fall back on: the player's
-    # valid melds kept whole with the other tiles given to them or laid beside them, found by
-    # one leaf (tried with at most 8 tiles to lay), else the solver's arrangement of every
-    # tile, matched with the player's melds. That leaf has no depth's budget, only the hard
-    # stop: nearest.BUDGET steps. Cut short at once (a budget of 0), the search answers with
-    # its fallback. Here the leaf gives B1 to B2...B6 and lays R11 R12 R13 anew (four tiles
-    # moved, as R11 R12 R13 B1 is no meld kept whole); the solver's B1...B6 | R11 R12 R13,
-    # matched, moves only B1 (the fewest, the brute force's count). With one step fewer
-    # than the leaf takes, the leaf gives up and the solver's table is the answer.
-    table = list(parse_table("R11 R12 R13 B1 | B2 B3 B4 B5 B6"))
+    # Before its first depth the search takes a valid table to fall back on: of the player's
+    # valid melds kept whole with the other tiles given to them or laid beside them (found by
+    # one leaf, tried with at most 8 tiles to lay) and the solver's arrangement of every tile
+    # matched with the player's melds, the one moving fewer tiles. That leaf has no depth's
+    # budget, only the hard stop: nearest.BUDGET steps. Cut short at once (a budget of 0),
+    # the search answers with its fallback. Here the leaf gives B8 to O8 R8 K8 (one tile
+    # moved, the fewest: the brute force's count); the solver's table, K3...K8 | B8 O8 R8
+    # | ..., matched, moves two. With one step fewer than the leaf takes, the leaf gives up
+    # and the solver's table is the answer.
+    table = list(parse_table("K3 K4 K5 K6 K7 | O8 R8 K8 | K12 R12 B12 O12 | B8"))
     assert brute_fewest(table, []) == 1
     _, events = _steps_taken(monkeypatch, table, 0, 10**6)
-    assert events.startswith("|") and events.index("d") > 1
-    leaf = events[:events.index("d")].count("a")  # the fallback's leaf, before any depth
+    assert events.startswith("|")
+    leaf = events[:events.index("d") if "d" in events else len(events)].count("a")
     kept, _ = _steps_taken(monkeypatch, table, 0, leaf)
-    assert sorted(str(t) for t, _, _ in kept.moves) == ["B1", "R11", "R12", "R13"]
-    assert not kept.exact and kept.fewest == 1
+    assert [(str(t), str(o)) for t, o, _ in kept.moves] == [("B8", "B8")] and kept.exact
     solver, _ = _steps_taken(monkeypatch, table, 0, leaf - 1)
-    assert [(str(t), str(o)) for t, o, _ in solver.moves] == [("B1", "R11 R12 R13 B1")]
-    assert solver.exact
+    assert len(solver.moves) == 2 and not solver.exact and solver.fewest == 1
+
+
+def test_the_fallback_is_whichever_of_its_two_tables_moves_fewer_tiles(monkeypatch):
+    # R11 R12 R13 B1 | B2...B6: the leaf gives B1 to B2...B6 and lays R11 R12 R13 anew (four
+    # tiles moved, as R11 R12 R13 B1 is no meld kept whole); the solver's B1...B6 | R11 R12
+    # R13, matched, moves only B1. Cut short at once, the answer is the solver's table, the
+    # fewest (it once was the leaf's four whenever the leaf finished).
+    table = list(parse_table("R11 R12 R13 B1 | B2 B3 B4 B5 B6"))
+    assert brute_fewest(table, []) == 1
+    near, events = _steps_taken(monkeypatch, table, 0, 10**6)
+    assert events.startswith("|")  # the leaf was tried and finished
+    assert [(str(t), str(o)) for t, o, _ in near.moves] == [("B1", "R11 R12 R13 B1")]
+    assert near.exact

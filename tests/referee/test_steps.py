@@ -94,6 +94,34 @@ def test_both_jokers_of_a_meld_swapped_and_laid_together_in_one_new_set():
     assert all(s.meld == "J O1 R1 J" for s in move.steps)
 
 
+def test_both_jokers_of_a_group_with_one_numbered_tile_laid_anew():
+    # 003: "A joker that has been replaced must be used in the player's same turn as part of
+    # a new set." J K1 J's jokers, exchanged for B1 and O1, go down with R1 R2 R3: the group
+    # stays where its K1 is (two jokers left it, but they were exchanged, not the group
+    # moved), and R1 R2 R3 J J is a new set. The steps once told it as a group laid anew
+    # and "add R1 R2 R3 to J J".
+    before, after, rack = "J K1 J | R5 R6 R7", "B1 K1 O1 | R5 R6 R7 | R1 R2 R3 J J", "B1 O1 R1 R2 R3"
+    v = check_turn(before, after, rack, rules="sabra")
+    assert v.legal, v.summary()
+    assert texts(before, after, v) == [
+        "swap the joker in J K1 J for your B1, then lay it with R1 R2 R3",
+        "swap the joker in J K1 J for your O1, then add it to R1 R2 R3 J"]
+
+
+def test_melds_joined_into_one_are_told_as_a_move():
+    # 000: "Players may add the appropriate tile to either end of a run": a whole run laid
+    # against another is a move a player makes, and the steps must say it (they once said
+    # nothing, so a hint taking R5 from R3 R4 R5 for a joker left R3 R4 lying alone)
+    assert texts("R6 R7 R8 | R3 R4 R5", "R3 R4 R5 R6 R7 R8 R9") == [
+        "move R3 R4 R5 from R3 R4 R5 to R6 R7 R8", "add R9 to R6 R7 R8"]
+    before, after, rack = "J R6 J | R3 R4 R5", "R3 R4 R5 R6 J | B3 O3 J", "B3 O3"
+    v = check_turn(before, after, rack, rules="sabra", jokers_before={0: "R7 R5"})
+    assert v.legal, v.summary()
+    assert texts(before, after, v) == [
+        "swap the joker in J R6 J for R5 from R3 R4 R5, then lay it with B3 O3",
+        "move R3 R4 from R3 R4 R5 to J R6 J"]
+
+
 def test_a_joker_swapped_for_a_table_tile():
     # 003: "The tile used to replace the joker can come from the player's rack or from the
     # table." R5 leaves the group of four for the joker's place; the joker goes with K9 K11.
@@ -195,7 +223,8 @@ def test_a_joker_of_a_group_of_three_swapped_for_both_missing_tiles_from_the_tab
 
 def test_each_meld_is_followed_to_where_most_of_its_tiles_went():
     # the module's rule: a meld of the table before goes to the meld after holding most of
-    # its tiles, the first on a tie; a meld none of whose tiles lie after goes nowhere
+    # its numbered tiles, then most of its tiles, the first on a tie; a meld none of whose
+    # tiles lie after goes nowhere
     assert texts("R3 R4 R5 R6 R7 | K1 K2 K3", "R3 R4 R5 R6 R7 R8") == ["add R8 to R3…R7"]
     assert texts("R5 B5 K5", "R3 R4 R5 | B5 B6 B7 | K5 K6 K7") == [
         "add R3 R4 to R5", "lay B5 B6 B7 (B5 from R5 B5 K5)", "lay K5 K6 K7 (K5 from R5 B5 K5)"]
