@@ -102,6 +102,11 @@ def test_a_kept_hint_swaps_the_joker_for_the_tile_it_was_declared_as():
     # goes before it and K2 after it
     ("sabra-way", "K5 J J", "K6 K2 B5 O5", {0: "K4 K3"}, ["K2", "K6"], "K6 K5 J J K2"),
     ("sabra", "J J K5", "K2 K6 B5 O5", {0: "K3 K4"}, ["K2", "K6"], "K2 J J K5 K6"),
+    # a joker declared as the tile that rearranges its run (K2 K3 K4, K10 K11 K12): the
+    # rack's K1 and K13 go on the run's ends, at the edges of the numbers, and not in
+    # exchange for the joker (it stands for K4 / K10, not K1 / K13)
+    ("sabra", "J K2 K3 | B1 O1 R1", "K1 B4 O4", {0: "K4"}, ["K1"], "K1 J K2 K3 | B1 O1 R1"),
+    ("sabra-way", "K11 K12 J", "K13 B4 O4", {0: "K10"}, ["K13"], "K11 K12 J K13"),
 ])
 def test_rack_tiles_added_at_a_declared_meld_s_ends(preset, table, rack, declared, placed, after):
     # The search without the declarations takes these melds apart or their jokers (K1 J J
