@@ -237,17 +237,24 @@ def _grown(meld, jokers, rack_tiles, rules: Rules):
             for added in itertools.combinations(more, k):
                 yield meld.tiles + added, added
         return
-    colour, step = stands[0].colour, (1 if stands[-1].number > stands[0].number else -1)
-    def next_ones(number: int, step: int) -> list:
-        numbers = itertools.takewhile(lambda n: 1 <= n <= MAX_NUMBER,
-                                      (number + step * k for k in range(1, MAX_NUMBER)))
-        return list(itertools.takewhile(lambda t: t in rack, (Tile(colour, n) for n in numbers)))
-    before, after = next_ones(stands[0].number, -step), next_ones(stands[-1].number, step)
-    for a in range(len(before) + 1):
-        for b in range(len(after) + 1):
-            tiles = tuple(reversed(before[:a])) + meld.tiles + tuple(after[:b])
-            if (a or b) and check_meld(tiles, rules, jokers=jokers).ok:
-                yield tiles, tuple(before[:a]) + tuple(after[:b])
+    # a run: the rack's next numbers below its lowest and above its highest, laid at either
+    # end (a run read as laid from either end, or one whose jokers' reading rearranges it)
+    colour, numbers = stands[0].colour, [t.number for t in stands]
+    lower = list(itertools.takewhile(lambda t: t in rack, (
+        Tile(colour, n) for n in range(min(numbers) - 1, 0, -1))))
+    higher = list(itertools.takewhile(lambda t: t in rack, (
+        Tile(colour, n) for n in range(max(numbers) + 1, MAX_NUMBER + 1))))
+    falling = all(x > y for x, y in zip(numbers, numbers[1:]))  # laid from its high end
+    for a in range(len(lower) + 1):
+        for b in range(len(higher) + 1):
+            if not a and not b:
+                continue
+            low, high = tuple(reversed(lower[:a])), tuple(higher[:b])
+            ways = (low + meld.tiles + high, high[::-1] + meld.tiles + low[::-1])
+            tiles = next((t for t in (ways[::-1] if falling else ways)
+                          if check_meld(t, rules, jokers=jokers).ok), None)
+            if tiles is not None:  # the way it is laid first
+                yield tiles, low + high
 
 
 def _declared_as_tiles(table: Table, rack_tiles, rules: Rules, cpu_limit: Optional[float],

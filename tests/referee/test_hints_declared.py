@@ -102,6 +102,11 @@ def test_a_kept_hint_swaps_the_joker_for_the_tile_it_was_declared_as():
     # goes before it and K2 after it
     ("sabra-way", "K5 J J", "K6 K2 B5 O5", {0: "K4 K3"}, ["K2", "K6"], "K6 K5 J J K2"),
     ("sabra", "J J K5", "K2 K6 B5 O5", {0: "K3 K4"}, ["K2", "K6"], "K2 J J K5 K6"),
+    # a joker declared as the tile that rearranges its run (K2 K3 K4, K10 K11 K12): the
+    # rack's K1 and K13 go on the run's ends, at the edges of the numbers, and not in
+    # exchange for the joker (it stands for K4 / K10, not K1 / K13)
+    ("sabra", "J K2 K3 | B1 O1 R1", "K1 B4 O4", {0: "K4"}, ["K1"], "K1 J K2 K3 | B1 O1 R1"),
+    ("sabra-way", "K11 K12 J", "K13 B4 O4", {0: "K10"}, ["K13"], "K11 K12 J K13"),
 ])
 def test_rack_tiles_added_at_a_declared_meld_s_ends(preset, table, rack, declared, placed, after):
     # The search without the declarations takes these melds apart or their jokers (K1 J J
@@ -110,6 +115,10 @@ def test_rack_tiles_added_at_a_declared_meld_s_ends(preset, table, rack, declare
     move = best_move(table, rack, preset, jokers=declared)
     assert sorted(map(str, move.placed)) == placed
     assert str(move.table) == after
+    left = rack.split()
+    for t in placed:
+        left.remove(t)
+    assert sorted(map(str, move.remaining)) == sorted(left)  # what stays on the rack
     assert check_turn(table, move.table, rack, rules=preset, jokers_before=declared).legal
     assert (len(move.placed), move.points) == brute_best(
         parse_table(table), parse_tiles(rack), PRESETS[preset], declared)
@@ -166,3 +175,17 @@ def test_the_fallback_s_steps_swap_the_joker_for_the_tile_it_was_declared_as():
     assert sorted(map(str, move.placed)) == ["B3", "B5", "K4", "O4"]
     assert [s.text for s in move.steps] == [
         "swap the joker in B4 J J for your O4, then lay it with B3 B5", "add K4 to B4 J"]
+
+
+@pytest.mark.parametrize("preset", ["sabra", "sabra-way", "pressman-1998", "tournament"])
+def test_a_declared_meld_beside_a_joker_meld_nobody_declared(preset):
+    # K5 B5 J declared R5: O5 cannot take its joker (003: only "a tile of the same numerical
+    # value and colour it represents") but joins the group; R3 R4 R5 J keeps its joker, which
+    # no R2 or R6 can take, so K9 B9 have no third tile. One tile, the brute force's best.
+    # The rest of the table holds a joker, so laying it is itself a joker search.
+    table, rack, declared = "K5 B5 J | R3 R4 R5 J", "O5 K9 B9", {0: "R5"}
+    move = best_move(table, rack, preset, jokers=declared)
+    assert [str(t) for t in move.placed] == ["O5"]
+    assert "R3 R4 R5 J" in [str(m) for m in move.table.melds]
+    assert check_turn(table, move.table, rack, rules=preset, jokers_before=declared).legal
+    assert brute_best(parse_table(table), parse_tiles(rack), PRESETS[preset], declared) == (1, 5)
