@@ -13,7 +13,10 @@ with ``--exact``, also where it finds the same hint but leaves it unproven while
 the real code proves it best (a test asserting ``Move.exact`` there kills it); with
 ``--claims``, also where it calls the same hint proven that the real code leaves unproven and
 the brute force finds a better turn (a wrong proof that comparing with the real code alone
-cannot see; racks of 7 tiles or fewer). ``--workdir`` may name the scratch copy of a
+cannot see; racks of 7 tiles or fewer); with ``--any``, also every other table where the
+mutant's hint differs in tiles, points or proof (a mutant that calls a hint proven where the
+real code does not, on any rack: a candidate to hold to the brute force or to argue by hand).
+``--workdir`` may name the scratch copy of a
 ``bench/mutants.py`` run of another target (``referee-search``): its mutants are hunted the
 same way, and with a ``search.py`` mutant named every hint starts from emptied search caches
 (they are process-wide and keyed without the mutant). A table
@@ -22,7 +25,7 @@ of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
         [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet,piece,long-j,piece-j,pieced,pieced2]
-        [--presets sabra,tournament] [--exact] [--claims]
+        [--presets sabra,tournament] [--exact] [--claims] [--any]
 """
 
 from __future__ import annotations
@@ -295,6 +298,9 @@ def main(argv=None) -> int:
                          "unproven, hold it to the brute force of tests/referee/test_hints.py "
                          "(racks of 7 tiles or fewer; 60 s at most): the comparison with the "
                          "real code alone cannot see such a wrong proof")
+    ap.add_argument("--any", action="store_true",
+                    help="also print every other table where the mutant's (tiles, points, "
+                         "proven) differs from the real code's, either way (no brute force)")
     ap.add_argument("--workdir", type=Path,
                     default=Path(tempfile.gettempdir()) / "rummiref-mutant-hunt")
     args = ap.parse_args(argv)
@@ -372,6 +378,8 @@ def main(argv=None) -> int:
                 if brute is None or brute == got[:2]:
                     continue
                 kind = f"wrong proof (brute force {brute})"
+            elif args.any and got[:3] != real[:3]:
+                kind = "differs"
             else:
                 continue
             told[name] += 1
