@@ -1,0 +1,40 @@
+"""The joker hint search on a meld that holds both jokers, one of them exchanged.
+
+The places the search tries for a joker meld keep the meld whole: one meld that holds a tile
+of it and, for each joker, the joker or the tile it was exchanged for. A meld holding both
+jokers can also end the turn split in two, the joker that stays in one part and the tile that
+freed the other joker in the other. Only the search's relaxed answer, with its staying joker
+put back beside a tile of its old meld, finds such a turn. Each answer below lays the whole
+rack, so no turn can beat it and the hint must say it is the best; it is argued from the rule
+texts under every preset.
+"""
+import pytest
+
+from referee import PRESETS
+
+from tests.referee.test_joker_hints_first_best import whole_rack_proven
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_run_with_both_jokers_split_once_one_joker_is_exchanged(preset):
+    # J B10 B11 B12 J: the jokers stand for B9 and B13. The rack's B13 takes the second one
+    # (000: "replace the joker with that tile"; 003: "placing it with a tile of the same
+    # numerical value and colour it represents"; 004: "in exchange for a tile of the same
+    # value from your hand"), and that joker is used at once with two rack tiles, O7 O8 J
+    # (004: "with 2 more tiles from your hand"). Once a joker is taken the meld may be
+    # rearranged (004: "After a Joker has been taken from a meld ..., the meld may be
+    # manipulated"; 003: "A set containing a joker can ... be split apart"): J B10 B11 and
+    # B10 B11 B12 B13 with the rack's B10 B11. Every rack tile is laid, 49 points.
+    whole_rack_proven(preset, "J B10 B11 B12 J", "B13 O7 O8 B10 B11", 49)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_one_joker_of_a_long_run_exchanged_beside_a_run_holding_the_same_tiles(preset):
+    # B7 J B9 J B11 B12 B13: the jokers stand for B8 and B10. The rack's B10 takes the joker
+    # standing for B10 (the rule texts quoted above), and that joker makes a new set with
+    # the rack's B7 B8 (J B7 B8, two rack tiles, as 000 and 004 ask). B10 B11 B12 B13 stays
+    # as it lies. Every rack tile is laid, 25 points. (Both B10s are on the table and the
+    # rack already, so where the search counts the joker standing for B10 as staying, its
+    # relaxed answer holds a third B10, which must become the joker again in every turn it
+    # judges, whichever of the two jokers is exchanged.)
+    whole_rack_proven(preset, "B7 J B9 J B11 B12 B13 | B10 B11 B12 B13", "B8 B7 B10", 25)
