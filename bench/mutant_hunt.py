@@ -24,7 +24,7 @@ printed is a candidate test: its best is then worked out by hand and held to the
 of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
-        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet,piece,long-j,piece-j,pieced,pieced2]
+        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet,piece,long-j,piece-j,pieced,pieced2,both-j]
         [--presets sabra,tournament] [--exact] [--claims] [--any]
 """
 
@@ -239,7 +239,8 @@ def _families():
     from tests.referee.test_joker_merges import meeting_case
     from tests.referee.test_joker_proof import _two_joker_melds
     from tests.referee.test_joker_third_copies import third_copy_case
-    from hunt_pieces import piece, pieced, with_rack_joker  # (no frozen turn; a rack joker)
+    from hunt_pieces import (both_jokers, piece, pieced,  # (no frozen turn; a rack joker)
+                             with_rack_joker)
 
     def two(rng):
         drawn = _two_joker_melds(rng)
@@ -264,7 +265,7 @@ def _families():
             "inside": _inside, "inside-meet": lambda rng: _inside(rng, meet=True),
             "misread": _misread_from(_exchanges), "misread2": _misread_from(two), "piece": piece,
             "long-j": with_rack_joker(_long), "piece-j": with_rack_joker(piece),
-            "pieced": pieced(_exchanges), "pieced2": pieced(two)}
+            "pieced": pieced(_exchanges), "pieced2": pieced(two), "both-j": both_jokers}
 
 
 def _brute(table, rack, preset):
