@@ -12,7 +12,7 @@ import pytest
 
 from referee import PRESETS
 
-from tests.referee.test_joker_hints_first_best import whole_rack_proven
+from tests.referee.test_joker_hints_first_best import best_held, whole_rack_proven
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -38,3 +38,19 @@ def test_one_joker_of_a_long_run_exchanged_beside_a_run_holding_the_same_tiles(p
     # relaxed answer holds a third B10, which must become the joker again in every turn it
     # judges, whichever of the two jokers is exchanged.)
     whole_rack_proven(preset, "B7 J B9 J B11 B12 B13 | B10 B11 B12 B13", "B8 B7 B10", 25)
+
+
+@pytest.mark.parametrize("preset", ["sabra", "tournament"])
+def test_both_jokers_of_a_group_exchanged_and_laid_together_is_proven(preset):
+    # J B6 O6 J: the jokers stand for R6 and K6, both on the rack, so both can be exchanged
+    # (003: "placing it with a tile of the same numerical value and colour it represents"),
+    # and each must then be used "as part of a new set": together, K12 R12 J J with the
+    # rack's K12 R12. The group may then give up its O6 to the orange run ("A set
+    # containing a joker can ... have tiles removed from it"), but the rack's O7 still has
+    # no place: the run holds an O7, no other 7 lies on the table, and a joker beside it
+    # would need a second tile that is not from the joker's own set nor a second one from
+    # the run. 4 tiles, 36 points, the most there is (the brute force agrees), and the
+    # search must say so.
+    move = best_held(preset, "J B6 O6 J | B9 R9 K9 | O7 O8 O9 O10 O11",
+                     "R6 K6 K12 R12 O7", (4, 36))
+    assert move.exact is True
