@@ -77,3 +77,16 @@ def test_a_joker_run_split_after_its_first_joker_is_exchanged_with_a_tile_from_a
     move = best_move(table, rack, rules, cpu_limit=None)
     assert check_turn(table, move.table, rack, rules=rules).legal
     assert (len(move.placed), move.points) == (6, 54) and move.exact is True
+
+
+def test_a_group_with_both_jokers_split_under_the_sabra_way_after_one_is_exchanged():
+    # The Sabra Way (004): K6 J J R6, the jokers standing for B6 and O6; rack B6 B7 B8 R6
+    # K6. The rack's B6 takes the joker standing for B6 ("in exchange for a tile of the same
+    # value from your hand"), which is used at once "with 2 more tiles from your hand":
+    # J B7 B8. "After a Joker has been taken from a meld ..., the meld may be manipulated":
+    # K6 B6 R6 and, with the rack's K6 R6, K6 J R6 (the other joker still O6). The whole
+    # rack, 33 points. (Leaving both jokers in the two groups, K6 J R6 | K6 J R6 | B6 B7 B8,
+    # splits a meld holding a joker before any joker is taken, which 004 forbids: the search
+    # must try the staying joker at the other B6 of its relaxed answer, not only beside a
+    # tile of its old meld.)
+    whole_rack_proven("sabra-way", "K6 J J R6", "B6 B7 B8 R6 K6", 33)
