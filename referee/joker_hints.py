@@ -314,7 +314,8 @@ class JokerSearch(NewSets, PatternProof):
 
     def _realize(self, pattern, melds) -> bool:
         """Turn a pattern's relaxed answer into a turn (each staying joker back in a meld
-        holding its tile, beside a tile of its old meld where it can) and judge it."""
+        holding its tile, beside a tile of its old meld where it can, else at another copy of
+        its tile) and judge it; the first legal one is kept."""
         if melds is None:
             return False
         laid = [list(m.tiles) for m in melds]
