@@ -61,6 +61,46 @@ def piece(rng):
     return parse_table([" ".join(map(str, m)) for m in table]), rack
 
 
+def both_jokers(rng):
+    """One meld holding both jokers (a run of 4-7 tiles or a group of four), up to three more
+    melds; a rack holding, most often, the tile each joker stands for, pairs that need a
+    joker and a few tiles (at most 9). Such a meld may end the turn split between its staying
+    joker and the tile that freed the other, a turn the places leave out and only a realized
+    relaxed answer finds (``tests/referee/test_joker_meld_with_both_jokers.py``)."""
+    from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
+    from tests.referee.random_tables import random_meld
+    free = Counter(all_tiles())
+    if rng.random() < 0.6:
+        c, n = rng.choice(COLOURS), rng.randint(4, 7)
+        s = rng.randint(1, 14 - n)
+        meld = [Tile(c, v) for v in range(s, s + n)]
+    else:
+        k = rng.randint(1, 13)
+        meld = [Tile(c, k) for c in COLOURS]
+    free.subtract(meld)
+    at = rng.sample(range(len(meld)), 2)
+    stands = [meld[i] for i in at]
+    for i in at:
+        free[meld[i]] += 1
+        meld[i] = JOKER
+    free[JOKER] -= 2
+    table = [meld]
+    for _ in range(rng.randint(0, 3)):
+        m = random_meld(rng, runs=0.5, longest_run=5)
+        if all(free[t] >= q for t, q in Counter(m).items()):
+            free.subtract(m)
+            table.append(m)
+    rack = []
+    for t in stands:
+        if rng.random() < 0.75 and free[t] > 0:
+            free[t] -= 1
+            rack.append(t)
+    rack_rest(rng, free, rack, table)
+    if len(rack) > 9:
+        return None
+    return parse_table([" ".join(map(str, m)) for m in table]), rack
+
+
 def with_rack_joker(base):
     """Tables drawn by ``base`` holding one joker, the other joker added to the rack (the
     bounds then count a rack joker beside the places and sets they fix)."""

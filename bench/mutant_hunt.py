@@ -13,7 +13,10 @@ with ``--exact``, also where it finds the same hint but leaves it unproven while
 the real code proves it best (a test asserting ``Move.exact`` there kills it); with
 ``--claims``, also where it calls the same hint proven that the real code leaves unproven and
 the brute force finds a better turn (a wrong proof that comparing with the real code alone
-cannot see; racks of 7 tiles or fewer). ``--workdir`` may name the scratch copy of a
+cannot see; racks of 7 tiles or fewer); with ``--any``, also every other table where the
+mutant's hint differs in tiles, points or proof (a mutant that calls a hint proven where the
+real code does not, on any rack: a candidate to hold to the brute force or to argue by hand).
+``--workdir`` may name the scratch copy of a
 ``bench/mutants.py`` run of another target (``referee-search``): its mutants are hunted the
 same way, and with a ``search.py`` mutant named every hint starts from emptied search caches
 (they are process-wide and keyed without the mutant). A table
@@ -21,8 +24,8 @@ printed is a candidate test: its best is then worked out by hand and held to the
 of ``tests/referee/test_hints.py``, never taken from the code.
 
     .venv/bin/python bench/mutant_hunt.py referee.joker_sets.xǁNewSetsǁ_two_sets__mutmut_107 ...
-        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet,piece,long-j,piece-j,pieced,pieced2,twin,twin2]
-        [--presets sabra,tournament] [--exact] [--claims]
+        [--draws 300] [--seed hunt] [--families exchanges,small,meeting,two,rack-joker,thirds,long,misread,misread2,inside,inside-meet,piece,long-j,piece-j,pieced,pieced2,twin,twin2,both-j]
+        [--presets sabra,tournament] [--exact] [--claims] [--any]
 """
 
 from __future__ import annotations
@@ -294,7 +297,8 @@ def _families():
     from tests.referee.test_joker_merges import meeting_case
     from tests.referee.test_joker_proof import _two_joker_melds
     from tests.referee.test_joker_third_copies import third_copy_case
-    from hunt_pieces import piece, pieced, with_rack_joker  # (no frozen turn; a rack joker)
+    from hunt_pieces import (both_jokers, piece, pieced,  # (no frozen turn; a rack joker)
+                             with_rack_joker)
 
     def two(rng):
         drawn = _two_joker_melds(rng)
@@ -320,7 +324,7 @@ def _families():
             "misread": _misread_from(_exchanges), "misread2": _misread_from(two), "piece": piece,
             "long-j": with_rack_joker(_long), "piece-j": with_rack_joker(piece),
             "pieced": pieced(_exchanges), "pieced2": pieced(two),
-            "twin": _twin, "twin2": lambda rng: _twin(rng, jokers=2)}
+            "twin": _twin, "twin2": lambda rng: _twin(rng, jokers=2), "both-j": both_jokers}
 
 
 def _brute(table, rack, preset):
@@ -354,6 +358,9 @@ def main(argv=None) -> int:
                          "unproven, hold it to the brute force of tests/referee/test_hints.py "
                          "(racks of 7 tiles or fewer; 60 s at most): the comparison with the "
                          "real code alone cannot see such a wrong proof")
+    ap.add_argument("--any", action="store_true",
+                    help="also print every other table where the mutant's (tiles, points, "
+                         "proven) differs from the real code's, either way (no brute force)")
     ap.add_argument("--workdir", type=Path,
                     default=Path(tempfile.gettempdir()) / "rummiref-mutant-hunt")
     args = ap.parse_args(argv)
@@ -431,6 +438,8 @@ def main(argv=None) -> int:
                 if brute is None or brute == got[:2]:
                     continue
                 kind = f"wrong proof (brute force {brute})"
+            elif args.any and got[:3] != real[:3]:
+                kind = "differs"
             else:
                 continue
             told[name] += 1

@@ -135,6 +135,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
          "tests/referee/test_joker_proof_thirds.py", "tests/referee/test_joker_proof_copies.py",
          "tests/referee/test_joker_two_sets_stop.py",
          "tests/referee/test_joker_proof_known_failure.py",
+         "tests/referee/test_joker_meld_with_both_jokers.py",
          "tests/referee/test_solver.py::test_every_hint_is_a_legal_turn_under_its_preset",
          "tests/referee/test_cases_solver.py",
          "tests/referee/test_steps.py::"

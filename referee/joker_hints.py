@@ -323,10 +323,18 @@ class JokerSearch(NewSets, PatternProof):
 
     def _realize(self, pattern, melds) -> bool:
         """Turn a pattern's relaxed answer into a turn (each staying joker back in a meld
-        holding its tile, beside a tile of its old meld where it can) and judge it."""
+        holding its tile, beside a tile of its old meld where it can, else at another copy of
+        its tile) and judge it; the first legal one is kept."""
         if melds is None:
             return False
         laid = [list(m.tiles) for m in melds]
+        # each staying joker's spots: the copies of its tile laid, beside a tile of its old
+        # meld first; where that turn is not legal, the joker at another copy may be. The
+        # Sabra Way's K6 J J R6 + B6 B7 B8 R6 K6: the relaxed answer K6 B6 R6 | K6 O6 R6 |
+        # B6 B7 B8 with both jokers in the groups splits a joker meld, which 004 forbids;
+        # with the B6 joker in the run it is exchanged for the group's B6 first, after which
+        # "the meld may be manipulated": J B7 B8 | K6 B6 R6 | K6 J R6, the whole rack
+        choices = []
         for (stands, fate), old in zip(pattern, self.jmelds):
             own = {t for t in old if not t.is_joker}
             for s, taken in zip(stands, fate):
@@ -336,18 +344,25 @@ class JokerSearch(NewSets, PatternProof):
                 if not spots:
                     return False
                 spots.sort(key=lambda ip: not (own & set(laid[ip[0]])))
-                i, p = spots[0]
-                laid[i][p] = JOKER
-        after = Table(laid)
-        placed, remaining = split_rack(after.melds, self.table.tiles, self.rack)
-        if self.best is not None and self._weight(placed) <= self._best_weight():
-            return False
-        verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
-        if not verdict.legal:
-            return False
-        self.best = Move(placed, after, move_value(placed, self.rules)[1], remaining)
-        self.best_verdict = verdict
-        return True
+                choices.append(spots)
+        placed = remaining = None
+        for pick in itertools.product(*choices):
+            if len(set(pick)) < len(pick):
+                continue  # two jokers standing for one tile: two of its copies
+            tried = [m[:] for m in laid]
+            for i, p in pick:
+                tried[i][p] = JOKER
+            after = Table(tried)
+            if placed is None:  # the same tiles whichever copy the joker takes
+                placed, remaining = split_rack(after.melds, self.table.tiles, self.rack)
+                if self.best is not None and self._weight(placed) <= self._best_weight():
+                    return False
+            verdict = check_turn(self.table, after, self.rack, rules=self.rules, reasons=False)
+            if verdict.legal:
+                self.best = Move(placed, after, move_value(placed, self.rules)[1], remaining)
+                self.best_verdict = verdict
+                return True
+        return False
 
     # solving the rest -----------------------------------------------------------------------
 
