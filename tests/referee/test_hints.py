@@ -148,14 +148,19 @@ def _small_case(rng):
     if rng.random() < 0.4:
         c2, s2 = rng.choice(COLOURS), rng.randint(1, 11)
         melds.append([Tile(c2, n) for n in range(s2, s2 + 3)])
+    rack = rng.sample(nearby_tiles(melds), rng.randint(1, 4))
+    return parse_table([" ".join(map(str, m)) for m in melds]), rack
+
+
+def nearby_tiles(melds, more=()) -> list:
+    """The tiles of the set not in ``melds`` whose numbers lie within two of theirs, the
+    jokers not on the table, and ``more`` (tiles drawn more often: listed again)."""
     used = Counter(t for m in melds for t in m)
     numbers = [t.number for m in melds for t in m if not t.is_joker]
     lo, hi = max(1, min(numbers) - 2), min(13, max(numbers) + 2)
     pool = [Tile(c, n) for c in COLOURS for n in range(lo, hi + 1)
             for _ in range(2 - used[Tile(c, n)])]
-    pool += [JOKER] * (2 - used[JOKER])
-    rack = rng.sample(pool, rng.randint(1, 4))
-    return parse_table([" ".join(map(str, m)) for m in melds]), rack
+    return pool + [t for t in more for _ in range(2 - used[t])] + [JOKER] * (2 - used[JOKER])
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
