@@ -107,7 +107,7 @@ TARGETS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["referee.search.x\u01c1_Search\u01c1value*", "referee.search.x\u01c1_Search\u01c1alive*"]),
     # hints: the best legal turn, with freed jokers laid in new sets
     "referee-hints": (
-        ["referee/hints.py", "referee/joker_hints.py", "referee/joker_places.py",
+        ["referee/hints.py", "referee/declared.py", "referee/joker_hints.py", "referee/joker_places.py",
          "referee/joker_bounds.py", "referee/joker_sets.py", "referee/move.py",
          "referee/newsets.py", "referee/matching.py"],
         ["tests/referee/test_hints.py", "tests/referee/test_newsets.py",

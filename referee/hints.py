@@ -78,15 +78,14 @@ play found it says to draw.
 from __future__ import annotations
 
 import gc
-import itertools
 import time
-from collections import Counter
 from contextlib import contextmanager
 from typing import Optional
 
+from .declared import declarations, keeping_declared
 from .joker_hints import JokerSearch
-from .melds import DeclarationError, check_meld, meld_points, meld_readings
-from .move import Move, draw_move, move_value, split_rack, with_steps
+from .melds import check_meld, meld_points
+from .move import Move, move_value, split_rack, with_steps
 from .opening import opening_melds, rack_weights
 from .rules import Rules, get_rules
 from .search import (
@@ -102,9 +101,8 @@ from .search import (
 )
 from .solver import TableUnsolvableError, arrange
 from .steps import describe
-from .tiles import (JOKER, JOKERS, ImpossibleTilesError, Table, TableLike, Tile, TilesLike,
-                    check_counts, format_tiles)
-from .turns import Declarations, _declared, check_turn
+from .tiles import JOKERS, Table, TableLike, TilesLike, check_counts
+from .turns import Declarations, check_turn
 from .words import plural
 
 __all__ = ["Move", "best_move"]
@@ -144,203 +142,15 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     from the rack; ``Move.exact`` then says whether it is as good as the search's hint.
     """
     started = time.process_time()
-    declared = _declarations(table, rules, jokers)
+    declared = declarations(_table_of(table), rules, jokers)
     with _collector_paused():
         move = _best_move(table, rack, rules, opened, cpu_limit, started)
         if declared and move.placed and opened:  # an opening leaves the table as it lies
-            move = _keeping_declared(move, table, rack, rules, cpu_limit, started, declared)
+            move = keeping_declared(
+                move, _table_of(table), _tiles_of(rack), get_rules(rules), declared,
+                solve=lambda t, r: _best_move(t, r, rules, True, cpu_limit, started),
+                late=lambda: cpu_limit is not None and time.process_time() - started > cpu_limit)
         return move
-
-
-def _declarations(table, rules, jokers) -> dict:
-    """``jokers`` as ``{meld index: tiles}``, each checked against its meld whether or not
-    the hint needs it: a meld the table lacks, the wrong number of tiles for its jokers, or
-    tiles that make a valid meld invalid raise :class:`~referee.DeclarationError`."""
-    if not jokers:
-        return {}
-    table = _table_of(table)
-    declared = dict(_declared(jokers, table))
-    for i, tiles in declared.items():
-        if not meld_readings(table[i], rules, jokers=tiles) and meld_readings(table[i], rules):
-            raise DeclarationError(f"{table[i]}: its jokers cannot stand for {format_tiles(tiles)}")
-    return declared
-
-
-def _keeping_declared(move: Move, table, rack, rules, cpu_limit: Optional[float],
-                      started: float, declared: dict) -> Move:
-    rules = get_rules(rules)
-    table, rack_tiles = _table_of(table), _tiles_of(rack)
-    verdict = check_turn(table, move.table, rack_tiles, rules=rules, jokers_before=declared,
-                         reasons=False)
-    if verdict.legal:  # its steps told as the declarations have it (which joker a tile swaps)
-        return with_steps(move, table, rack_tiles, rules, verdict, exact=move.exact)
-    candidates = _declared_kept(table, rack_tiles, rules, cpu_limit, started, declared)
-    candidates += _declared_as_tiles(table, rack_tiles, rules, cpu_limit, started, declared)
-    laid = [(move_value(placed, rules), k, after, placed, remaining)
-            for k, after in enumerate(candidates)
-            for placed, remaining in [split_rack(after.melds, table.tiles, rack_tiles)] if placed]
-    for value, _, after, placed, remaining in sorted(laid, key=lambda c: (-c[0][0], -c[0][1], c[1])):
-        verdict = check_turn(table, after, rack_tiles, rules=rules, jokers_before=declared,
-                             reasons=False)
-        if verdict.legal:  # the best legal candidate (the first listed of equal ones)
-            # the search's hint, read without the declarations, is worth at least every turn
-            # they allow: a turn as good as a proven one is proven best
-            proven = move.exact and value == move_value(move.placed, rules)
-            return with_steps(Move(placed, after, value[1], remaining), table, rack_tiles, rules,
-                              verdict, exact=proven)
-    return draw_move(table, rack_tiles, exact=False)
-
-
-def _declared_kept(table: Table, rack_tiles, rules: Rules, cpu_limit: Optional[float],
-                   started: float, declared: dict) -> list[Table]:
-    """Tables after turns that leave the declared melds where they lie, each as it is or
-    with rack tiles added at its ends (a group's missing colours, a run's next numbers), and
-    the rest of the table and rack laid by the search."""
-    kept = [i for i in range(len(table)) if i in declared]
-    rest = Table(m for i, m in enumerate(table.melds) if i not in declared)
-    grown = [[(table[i].tiles, ())] + list(_grown(table[i], declared[i], rack_tiles, rules))
-             for i in kept]
-    out = []
-    for choice in itertools.islice(itertools.product(*grown), DECLARED_CHOICES):
-        if out and _past(cpu_limit, started):
-            break
-        rack = list(rack_tiles)
-        try:
-            for _, used in choice:
-                for t in used:
-                    rack.remove(t)
-        except ValueError:  # two melds asked for one tile
-            continue
-        sub = _best_move(rest, rack, rules, True, cpu_limit, started)
-        if sub.placed or any(used for _, used in choice):
-            out.append(Table([tiles for tiles, _ in choice] + list(sub.table.melds)))
-    return out
-
-
-#: at most this many ways to add rack tiles to the declared melds are tried for one hint
-DECLARED_CHOICES = 64
-
-
-def _grown(meld, jokers, rack_tiles, rules: Rules):
-    """(tiles, rack tiles added) for each valid meld made by adding rack tiles at the ends of
-    ``meld``, its jokers standing for the tiles declared."""
-    reading = meld_readings(meld, rules, jokers=jokers)
-    if not reading:
-        return
-    stands = reading[0].stands_for
-    rack = set(rack_tiles)
-    if reading[0].kind == "group":
-        number, present = stands[0].number, {t.colour for t in stands}
-        more = sorted(t for t in rack if not t.is_joker and t.number == number
-                      and t.colour not in present)
-        for k in range(1, 5 - len(stands)):
-            for added in itertools.combinations(more, k):
-                yield meld.tiles + added, added
-        return
-    # a run: the rack's next numbers below its lowest and above its highest, laid at either
-    # end (a run read as laid from either end, or one whose jokers' reading rearranges it)
-    colour, numbers = stands[0].colour, [t.number for t in stands]
-    lower = list(itertools.takewhile(lambda t: t in rack, (
-        Tile(colour, n) for n in range(min(numbers) - 1, 0, -1))))
-    higher = list(itertools.takewhile(lambda t: t in rack, (
-        Tile(colour, n) for n in range(max(numbers) + 1, MAX_NUMBER + 1))))
-    falling = all(x > y for x, y in zip(numbers, numbers[1:]))  # laid from its high end
-    for a in range(len(lower) + 1):
-        for b in range(len(higher) + 1):
-            if not a and not b:
-                continue
-            low, high = tuple(reversed(lower[:a])), tuple(higher[:b])
-            ways = (low + meld.tiles + high, high[::-1] + meld.tiles + low[::-1])
-            tiles = next((t for t in (ways[::-1] if falling else ways)
-                          if check_meld(t, rules, jokers=jokers).ok), None)
-            if tiles is not None:  # the way it is laid first
-                yield tiles, low + high
-
-
-def _declared_as_tiles(table: Table, rack_tiles, rules: Rules, cpu_limit: Optional[float],
-                       started: float, declared: dict) -> list[Table]:
-    """Tables after turns that read every declared joker as the tile declared.
-
-    For each choice of declared jokers to exchange (their tiles on the rack, or on the table
-    where the preset allows), the search lays a table where each declared joker is its tile:
-    one to exchange is the tile itself, taken from where it was, its joker handed to the rack;
-    one that stays is a stand-in for the joker, which is put back after the search (in any
-    meld holding its tile). The search so never takes a declared joker with another tile.
-    What the rules say of the freed jokers (a new set, say) the caller's ``check_turn``
-    judges."""
-    slots = []  # (meld index, the joker's place in the meld, the tile declared)
-    for i, tiles in declared.items():
-        places = [k for k, t in enumerate(table[i].tiles) if t.is_joker]
-        slots += [(i, k, t) for k, t in zip(places, tiles)]
-    out = []
-    for mask in range(1 << len(slots)):
-        if _past(cpu_limit, started):
-            break
-        swapped = [s for b, s in enumerate(slots) if mask >> b & 1]
-        stays = [s for b, s in enumerate(slots) if not mask >> b & 1]
-        rack, melds = list(rack_tiles), [list(m.tiles) for m in table.melds]
-        if not all(_taken_for(tile, rack, melds, rules) for _, _, tile in swapped):
-            continue
-        for i, k, tile in slots:
-            melds[i][k] = tile
-        freed = [table[i].tiles[k] for i, k, _ in swapped]
-        out += _laid(Table(melds), rack, freed, stays, rules, cpu_limit, started)
-    return out
-
-
-def _laid(table: Table, rack: list, freed: list, stays, rules: Rules,
-          cpu_limit: Optional[float], started: float) -> list[Table]:
-    """The search's tables for a table of stand-ins and a rack with the freed jokers, as it
-    lays them and with the jokers' new sets laid first; none where the tiles cannot be laid
-    (a stand-in making a third copy, a meld a table tile left that the rest cannot mend)."""
-    out = []
-    try:
-        found = _best_move(table, rack + freed, rules, True, cpu_limit, started)
-        out += _jokers_put_back(found.table, stays) if found.placed else []
-        if freed:  # the search may lay a freed joker in an old set: new sets first
-            alone = _best_move(Table(), rack + freed, rules, True, cpu_limit, started)
-            new = [m for m in alone.table.melds if any(t.is_joker for t in m.tiles)]
-            left = list((Counter(rack + freed) - Counter(t for m in new for t in m.tiles))
-                        .elements())
-            found = _best_move(table, left, rules, True, cpu_limit, started)
-            out += _jokers_put_back(Table(list(found.table.melds) + new), stays)
-    except (ImpossibleTilesError, TableUnsolvableError):
-        pass
-    return out
-
-
-def _taken_for(tile: Tile, rack: list, melds: list, rules: Rules) -> bool:
-    """Take ``tile`` to exchange for a joker from ``rack``, or else, where the preset lets a
-    table tile do it, from ``melds`` (the search lays what is left of its meld); False when
-    neither holds it."""
-    if tile in rack:
-        rack.remove(tile)
-        return True
-    home = next((m for m in melds if tile in m), None) if rules.joker_replacement_from_table else None
-    if home is None:
-        return False
-    home.remove(tile)
-    return True
-
-
-def _past(cpu_limit: Optional[float], started: float) -> bool:
-    return cpu_limit is not None and time.process_time() - started > cpu_limit
-
-
-def _jokers_put_back(after: Table, stays) -> list[Table]:
-    """``after`` with each staying joker's stand-in turned back into the joker, every way
-    the stand-ins can be told from real copies of their tiles (``check_turn`` then judges
-    each)."""
-    tables = [[list(m.tiles) for m in after.melds]]
-    for _, _, tile in stays:
-        grown = []
-        for melds in tables:
-            for j in (j for j, m in enumerate(melds) if tile in m):
-                copy = [list(m) for m in melds]
-                copy[j][copy[j].index(tile)] = JOKER
-                grown.append(copy)
-        tables = grown
-    return [Table(melds) for melds in tables]
 
 
 @contextmanager
