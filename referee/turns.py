@@ -9,6 +9,7 @@ involved; the verdict gives the penalty the preset prescribes.
 from __future__ import annotations
 
 import enum
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping, Optional
@@ -22,11 +23,16 @@ from .codes import (INITIAL_MELD_TOO_LOW, INVALID_MELD, NOT_FROM_RACK,  # noqa: 
                     Violation)
 from .melds import DeclarationError, MeldVerdict, check_meld, meld_points, meld_readings
 from .rules import Rules, get_rules
-from .tiles import Meld, Table, TableLike, Tile, TilesLike, format_tiles, parse_table, parse_tiles
+from .tiles import (Meld, RummirefError, Table, TableLike, Tile, TilesLike, format_tiles,
+                    parse_table, parse_tiles)
 
 Declarations = Mapping[int, TilesLike]
 """What the jokers of a table stand for, as a player declared: ``{meld index: tiles}``, the
 tiles in the order the meld's jokers lie (``{2: "B1 O1"}``). JSON keys may be strings."""
+
+
+class TimingError(RummirefError, ValueError):
+    """A turn's time that is no time: not a number, infinite or below 0."""
 
 
 class TurnKind(str, enum.Enum):
@@ -200,6 +206,10 @@ def check_turn(before: TableLike, after: TableLike, rack: "TilesLike | None" = N
     rules one account breaks, not the account closest to legal; ``legal`` is the same.
     """
     rules = get_rules(rules)
+    if elapsed is not None and not (math.isfinite(elapsed) and elapsed >= 0):
+        # a NaN compared with the limit is never over it: every such turn was in time
+        raise TimingError(f"elapsed is the seconds the turn took, a finite number of 0 or more, "
+                          f"not {elapsed!r}")
     before_t, after_t = parse_table(before), parse_table(after)
     decl_after = _declared(jokers, after_t)
     decl_before = dict(_declared(jokers_before, before_t))

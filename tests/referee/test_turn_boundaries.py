@@ -4,8 +4,10 @@ Each verdict is worked out from the rule texts in ../shared/rules/, and the sent
 on is quoted beside it: 000 and 002 retell the 1998 Pressman rules, 001 and 003 the current
 Sabra rules, 004 the Sabra Way leaflet and its tournament rule."""
 
+import pytest
 
 from referee import Code, check_meld, check_turn
+from referee.turns import TimingError
 
 ALL = ("sabra", "pressman-1998", "sabra-way", "tournament")
 
@@ -45,3 +47,13 @@ def test_the_note_on_an_old_invalid_meld_says_why_it_is_invalid():
     assert v.legal and v.notes == (
         f"R3 R4 R6 was already invalid before this turn ({reason.removeprefix('R3 R4 R6: ')})",)
     assert v.summary().splitlines()[-1] == "Note: " + v.notes[0]
+
+
+@pytest.mark.parametrize("elapsed", [float("nan"), float("inf"), -1.0])
+def test_a_turn_s_time_that_is_no_time_is_refused(elapsed):
+    # a NaN compared with the limit is never over it, so a broken timer read every turn as in
+    # time: the judge says the time is wrong instead of a verdict
+    before, after = "R3 R4 R5", "R3 R4 R5 R6"
+    with pytest.raises(TimingError, match="a finite number of 0 or more"):
+        check_turn(before, after, "R6", elapsed=elapsed, rules="sabra")
+    assert check_turn(before, after, "R6", elapsed=0, rules="sabra").legal
