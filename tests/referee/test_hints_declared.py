@@ -189,3 +189,16 @@ def test_a_declared_meld_beside_a_joker_meld_nobody_declared(preset):
     assert "R3 R4 R5 J" in [str(m) for m in move.table.melds]
     assert check_turn(table, move.table, rack, rules=preset, jokers_before=declared).legal
     assert brute_best(parse_table(table), parse_tiles(rack), PRESETS[preset], declared) == (1, 5)
+
+
+def test_a_declared_joker_exchanged_and_laid_with_the_rack_s_joker():
+    # K10 J O10 declared R10: the rack's R10 takes it (003), and the freed joker goes down
+    # with the rack's joker and K12 in a new set, J J K12 (a run of K10 K11 K12 or K12
+    # K13 ... as laid); O10 cannot join a group that has one. Three tiles, one of them the
+    # rack's joker (counted at the preset's joker value), the brute force's best and proven.
+    table, rack, declared = "K10 J O10", "J K12 O10 R10", {0: "R10"}
+    move = best_move(table, rack, "sabra", jokers=declared)
+    assert sorted(map(str, move.placed)) == ["J", "K12", "R10"] and move.exact
+    assert check_turn(table, move.table, rack, rules="sabra", jokers_before=declared).legal
+    assert (len(move.placed), move.points) == brute_best(
+        parse_table(table), parse_tiles(rack), PRESETS["sabra"], declared)
