@@ -142,7 +142,7 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     from the rack; ``Move.exact`` then says whether it is as good as the search's hint.
     """
     started = time.process_time()
-    declared = declarations(_table_of(table), rules, jokers)
+    declared = declarations(_table_of(table), rules, jokers) if jokers else {}
     with _collector_paused():
         move = _best_move(table, rack, rules, opened, cpu_limit, started)
         if declared and move.placed and opened:  # an opening leaves the table as it lies
