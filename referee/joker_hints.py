@@ -124,7 +124,13 @@ class JokerSearch(NewSets, PatternProof):
             if got is None:
                 continue
             bounds.append((got[0], pattern, got[1]))
-            if self._realize(pattern, got[1]) and self._best_weight() >= top:
+            if self._realize(pattern, got[1], first=True) and self._best_weight() >= top:
+                return self._answer(True)
+        # then, for the relaxed answers whose first form was not legal, their other forms (a
+        # staying joker at another copy of its tile): each only if it still beats the best
+        for _, pattern, melds in sorted(bounds, key=lambda x: x[0], reverse=True):
+            if not self._late() and self._realize(pattern, melds, first=False) \
+                    and self._best_weight() >= top:
                 return self._answer(True)
         bounds.sort(key=lambda x: x[0], reverse=True)
         options = None
@@ -132,11 +138,11 @@ class JokerSearch(NewSets, PatternProof):
         # every turn (two jokers: see the module's notes), unless its new sets prove it
         unproven = {}
         later = []  # (bound, places not tried yet) of each pattern, for a second pass
-        for bound, pattern, melds in bounds:
+        for bound, pattern, _ in bounds:
             if self.best is not None and self._best_weight() >= bound:
                 break
-            if self._realize(pattern, melds) and self._best_weight() >= bound:
-                continue
+            # (its relaxed answer was realized in the loop above: a legal one is the best or
+            # below it, and one with no legal form has none now; asked again it said no)
             if self._pattern_ruled_out(pattern):
                 if not self.complete:
                     unproven[pattern] = bound
@@ -321,10 +327,11 @@ class JokerSearch(NewSets, PatternProof):
         count, points = move_value(placed, self.rules)
         return count * BIG + points
 
-    def _realize(self, pattern, melds) -> bool:
+    def _realize(self, pattern, melds, first: bool) -> bool:
         """Turn a pattern's relaxed answer into a turn (each staying joker back in a meld
         holding its tile, beside a tile of its old meld where it can, else at another copy of
-        its tile) and judge it; the first legal one is kept."""
+        its tile) and judge it; the first legal one is kept. ``first``: only the first form
+        (``run`` asks for the others after every pattern's first); else only the others."""
         if melds is None:
             return False
         laid = [list(m.tiles) for m in melds]
@@ -346,9 +353,10 @@ class JokerSearch(NewSets, PatternProof):
                 spots.sort(key=lambda ip: not (own & set(laid[ip[0]])))
                 choices.append(spots)
         placed = remaining = None
-        for pick in itertools.product(*choices):
-            if len(set(pick)) < len(pick):
-                continue  # two jokers standing for one tile: two of its copies
+        picks = (p for p in itertools.product(*choices) if len(set(p)) == len(p))
+        # (two jokers standing for one tile take two of its copies)
+        picks = itertools.islice(picks, 1) if first else itertools.islice(picks, 1, None)
+        for pick in picks:
             tried = [m[:] for m in laid]
             for i, p in pick:
                 tried[i][p] = JOKER
