@@ -9,6 +9,18 @@ from __future__ import annotations
 from collections import Counter
 
 
+def plain_melds(rng, free, melds, most):
+    """Up to ``most`` random melds (runs of up to 5 half the time), each added to ``melds``
+    where ``free`` still holds its tiles."""
+    from tests.referee.random_tables import random_meld
+
+    for _ in range(rng.randint(0, most)):
+        m = random_meld(rng, runs=0.5, longest_run=5)
+        if all(free[t] >= k for t, k in Counter(m).items()):
+            free.subtract(m)
+            melds.append(m)
+
+
 def rack_rest(rng, free, rack, melds):
     """Add to ``rack`` (from ``free``) one to three pairs that need a third tile or a joker
     and up to three more tiles, most often a second copy of a tile of ``melds``."""
@@ -36,7 +48,6 @@ def piece(rng):
     """A run of 3-6 tiles holding a joker, a piece continuing it, up to two more melds; a
     rack holding, most often, the joker's tile, pairs that need a joker and a few tiles."""
     from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
-    from tests.referee.random_tables import random_meld
     free = Counter(all_tiles())
     c, n, k = rng.choice(COLOURS), rng.randint(3, 6), rng.choice((1, 2))
     s = rng.randint(1, 14 - n - k)
@@ -48,11 +59,7 @@ def piece(rng):
     free[stands] += 1
     free[JOKER] -= 1
     table = [run, bit]
-    for _ in range(rng.randint(0, 2)):
-        m = random_meld(rng, runs=0.5, longest_run=5)
-        if all(free[t] >= q for t, q in Counter(m).items()):
-            free.subtract(m)
-            table.append(m)
+    plain_melds(rng, free, table, 2)
     rack = []
     if rng.random() < 0.8:
         free[stands] -= 1
@@ -68,7 +75,6 @@ def both_jokers(rng):
     joker and the tile that freed the other, a turn the places leave out and only a realized
     relaxed answer finds (``tests/referee/test_joker_meld_with_both_jokers.py``)."""
     from referee import COLOURS, JOKER, Tile, all_tiles, parse_table
-    from tests.referee.random_tables import random_meld
     free = Counter(all_tiles())
     if rng.random() < 0.6:
         c, n = rng.choice(COLOURS), rng.randint(4, 7)
@@ -85,11 +91,7 @@ def both_jokers(rng):
         meld[i] = JOKER
     free[JOKER] -= 2
     table = [meld]
-    for _ in range(rng.randint(0, 3)):
-        m = random_meld(rng, runs=0.5, longest_run=5)
-        if all(free[t] >= q for t, q in Counter(m).items()):
-            free.subtract(m)
-            table.append(m)
+    plain_melds(rng, free, table, 3)
     rack = []
     for t in stands:
         if rng.random() < 0.75 and free[t] > 0:

@@ -40,7 +40,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from hunt_pieces import drawn_melds, rack_rest as _rack_rest
+from hunt_pieces import drawn_melds, plain_melds as _plain_melds, rack_rest as _rack_rest
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -100,18 +100,6 @@ def _exchanges(rng):
                 rack.append(t)
     _rack_rest(rng, free, rack, melds)
     return parse_table([" ".join(map(str, m)) for m in melds]), rack
-
-
-def _plain_melds(rng, free, melds, most):
-    """Up to ``most`` random melds (runs of up to 5 half the time), each added to ``melds``
-    where ``free`` still holds its tiles."""
-    from tests.referee.random_tables import random_meld
-
-    for _ in range(rng.randint(0, most)):
-        m = random_meld(rng, runs=0.5, longest_run=5)
-        if all(free[t] >= k for t, k in Counter(m).items()):
-            free.subtract(m)
-            melds.append(m)
 
 
 def _long(rng):

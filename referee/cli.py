@@ -81,7 +81,7 @@ def _declarations(items: Sequence[str], table: Table) -> dict[int, str]:
         if not sep or not meld:
             raise DeclarationError(f"--joker {quoted(item)}: write the meld, '=' and the tiles "
                                    "its jokers stand for ('J K1 J=B1 O1' or '2=B1 O1')")
-        if meld.isdigit():
+        if meld.isdecimal():  # (not isdigit: "²" is a digit int() refuses)
             place = int(meld)
             if not 1 <= place <= len(table):
                 raise DeclarationError(f"--joker {quoted(item)}: the table has "

@@ -142,12 +142,15 @@ def best_move(table: TableLike, rack: TilesLike, rules: "Rules | str | None" = N
     from the rack; ``Move.exact`` then says whether it is as good as the search's hint.
     """
     started = time.process_time()
-    declared = declarations(_table_of(table), rules, jokers) if jokers else {}
+    declared = {}
+    if jokers:
+        table = _table_of(table)
+        declared = declarations(table, rules, jokers)
     with _collector_paused():
         move = _best_move(table, rack, rules, opened, cpu_limit, started)
         if declared and move.placed and opened:  # an opening leaves the table as it lies
             move = keeping_declared(
-                move, _table_of(table), _tiles_of(rack), get_rules(rules), declared,
+                move, table, _tiles_of(rack), get_rules(rules), declared,
                 solve=lambda t, r: _best_move(t, r, rules, True, cpu_limit, started),
                 late=lambda: cpu_limit is not None and time.process_time() - started > cpu_limit)
         return move

@@ -280,7 +280,8 @@ def test_a_declaration_that_names_no_single_meld_is_bad_input(capsys):
             ("J K1 J", "0=B1 O1", "the table has 1 meld, counted from 1"),
             ("J K1 J", "K1 J J=B1 O1", "no meld of the table reads K1 J J"),
             ("K5 J K7 | K5 J K7", "K5 J K7=K6", "2 melds read K5 J K7: name one by its place"),
-            ("K5 J K7", "1=K6 K8", "declare one numbered tile")]:
+            ("K5 J K7", "1=K6 K8", "declare one numbered tile"),
+            ("K5 J K7", "²=K6", "'²' is not a tile")]:
         code, _, err = run(capsys, "check", table, "--joker", item)
         assert code == 2 and why in err, (item, err)
     code, _, err = run(capsys, "check", "K5 J K7", "--joker", "1=K6", "--joker", "K5 J K7=K6")
